@@ -1,0 +1,217 @@
+"""The streaming Sueca referee: events in, announcements out, no I/O.
+
+States of one deal::
+
+    AWAITING_TRUMP --TrumpRevealed--> PLAYING --CardPlayed x40--> OVER
+
+In PLAYING, each ``CardPlayed`` is either taken into the current trick or turned away. It is
+turned away, with an announcement and the state left exactly as it was, when the reading is
+unsure (``CardUnclear``), when it is not a Sueca card (``NotASuecaCard``), or when the seat is not
+the one whose turn it is (``OutOfTurn``). A play that would prove cheating is only taken when its
+reading is at least ``accuse_confidence`` sure; otherwise it is ``CardUnclear`` too, so nobody is
+accused on a doubtful reading.
+
+Cheating is announced the moment it is provable: a revoke when the seat later shows a card of
+the suit it failed to follow; the dealer lacking the trump card when another seat plays it; a
+card played twice when it comes down again. The first proven cheat decides the game: 120-0 to the
+other pair. Play still goes on to the end so tricks and the running score stay visible.
+
+An event that makes no sense in the current state (a card before the trump, anything after the
+game is over) is misuse of the API and raises ``RefereeStateError``, again leaving the state as
+it was.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+from .cards import Card, Suit
+from .events import (
+    Announcement,
+    CardAlreadyPlayed,
+    CardPlayed,
+    CardUnclear,
+    Cheat,
+    Cut,
+    DealerLacksTrump,
+    Event,
+    GameOver,
+    NotASuecaCard,
+    Outcome,
+    OutOfTurn,
+    RevokeProven,
+    TrickWon,
+    TrumpDeclared,
+    TrumpRevealed,
+)
+from .seats import Pair, Seat, TableOrder
+from .tricks import Play, Trick, winning_index
+
+ROUNDS = 10
+TOTAL_POINTS = 120
+
+
+class RefereeStateError(RuntimeError):
+    """An event was fed that the referee cannot take in its current state (API misuse)."""
+
+
+class Phase(enum.Enum):
+    AWAITING_TRUMP = "awaiting_trump"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class Referee:
+    """Referees one deal of Sueca, fed one event at a time.
+
+    ``min_confidence``: readings below it are never acted on (the card must be shown again).
+    Raising it trades more "card unclear" requests for fewer misread plays.
+    ``accuse_confidence``: a play that would prove cheating must be read at least this surely.
+    It should be at least ``min_confidence``; raising it trades slower accusations for fewer
+    false ones.
+    """
+
+    def __init__(self, order: TableOrder = TableOrder(), *, min_confidence: float = 0.0,
+                 accuse_confidence: float = 0.0) -> None:
+        if not 0.0 <= min_confidence <= 1.0 or not 0.0 <= accuse_confidence <= 1.0:
+            raise ValueError("confidence thresholds lie between 0 and 1")
+        if accuse_confidence < min_confidence:
+            raise ValueError("accuse_confidence must be at least min_confidence")
+        self.order = order
+        self.min_confidence = min_confidence
+        self.accuse_confidence = accuse_confidence
+        self.phase = Phase.AWAITING_TRUMP
+        self.trump: Card | None = None
+        self.round = 1
+        self.leader = order.first_leader
+        self.plays: list[Play] = []  # the trick in progress
+        self.tricks: list[Trick] = []
+        self.points = {Pair.A: 0, Pair.B: 0}
+        self.cheat: Cheat | None = None
+        self._played: dict[Card, int] = {}  # card -> round it was first played
+        self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card]] = {}
+        self._transitions: dict[tuple[Phase, type], Callable[..., list[Announcement]]] = {
+            (Phase.AWAITING_TRUMP, TrumpRevealed): self._reveal_trump,
+            (Phase.PLAYING, CardPlayed): self._play,
+        }
+
+    # ------------------------------------------------------------------------------ queries
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points taken so far by pair A and pair B."""
+        return (self.points[Pair.A], self.points[Pair.B])
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        return self.trump.suit if self.trump else None
+
+    @property
+    def to_play(self) -> Seat | None:
+        """The seat whose turn it is, or None before the trump and after the game."""
+        if self.phase is not Phase.PLAYING:
+            return None
+        return self.order.seats_from(self.leader)[len(self.plays)]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def final_score(self) -> tuple[int, int]:
+        """The score that stands: the points taken, or 120-0 against the first cheat."""
+        if self.cheat is None:
+            return self.score
+        return (0, TOTAL_POINTS) if self.cheat.offender is Pair.A else (TOTAL_POINTS, 0)
+
+    # ------------------------------------------------------------------------------ feeding
+
+    def feed(self, event: Event) -> list[Announcement]:
+        """Take one event; return what the referee announces because of it (maybe nothing).
+
+        Raises ``RefereeStateError`` when the event cannot happen now (a card before the
+        trump, anything after the game is over) and ``TypeError`` for something not an event.
+        """
+        if not isinstance(event, (TrumpRevealed, CardPlayed)):
+            raise TypeError(f"not a referee event: {event!r}")
+        handler = self._transitions.get((self.phase, type(event)))
+        if handler is None:
+            raise RefereeStateError(
+                f"cannot take {type(event).__name__} while {self.phase.value.replace('_', ' ')}"
+            )
+        return handler(event)
+
+    def _reveal_trump(self, event: TrumpRevealed) -> list[Announcement]:
+        dealer = self.order.dealer
+        if event.confidence < self.min_confidence:
+            return [CardUnclear(dealer, event.card, event.confidence)]
+        if not event.card.is_sueca:
+            return [NotASuecaCard(dealer, event.card)]
+        self.trump = event.card
+        self.phase = Phase.PLAYING
+        return [TrumpDeclared(event.card, dealer)]
+
+    def _play(self, event: CardPlayed) -> list[Announcement]:
+        seat, card = event.seat, event.card
+        if event.confidence < self.min_confidence:
+            return [CardUnclear(seat, card, event.confidence)]
+        if not card.is_sueca:
+            return [NotASuecaCard(seat, card)]
+        expected = self.to_play
+        assert expected is not None
+        if seat != expected:
+            return [OutOfTurn(seat, card, expected, self.round)]
+        cheats = self._cheats_proven_by(seat, card)
+        if cheats and event.confidence < self.accuse_confidence:
+            return [CardUnclear(seat, card, event.confidence)]
+        # From here on the play is taken.
+        said: list[Announcement] = list(cheats)
+        if self.cheat is None and cheats:
+            self.cheat = cheats[0]
+        for cheat in cheats:
+            if isinstance(cheat, RevokeProven):
+                del self._failed_to_follow[(seat, card.suit)]
+        self._played.setdefault(card, self.round)
+        if self.plays:
+            lead = self.plays[0].card.suit
+            trump = self.trump_suit
+            if card.suit is not lead:
+                self._failed_to_follow.setdefault((seat, lead), (self.round, card))
+                if card.suit is trump:
+                    said.append(Cut(self.round, seat, card, lead))
+        self.plays.append(Play(seat, card))
+        if len(self.plays) == 4:
+            said.extend(self._close_trick())
+        return said
+
+    def _cheats_proven_by(self, seat: Seat, card: Card) -> list[Cheat]:
+        cheats: list[Cheat] = []
+        if card in self._played:
+            cheats.append(CardAlreadyPlayed(seat, card, self.round, self._played[card]))
+        elif card == self.trump and seat != self.order.dealer:
+            cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
+        failed = self._failed_to_follow.get((seat, card.suit))
+        if failed is not None:
+            failed_round, failed_card = failed
+            cheats.append(
+                RevokeProven(seat, failed_card, failed_round, card.suit, card, self.round)
+            )
+        return cheats
+
+    def _close_trick(self) -> list[Announcement]:
+        trick = Trick(tuple(self.plays))
+        assert self.trump is not None
+        winner = trick.plays[winning_index(trick.cards, self.trump.suit)].seat
+        self.points[winner.pair] += trick.points
+        self.tricks.append(trick)
+        said: list[Announcement] = [
+            TrickWon(self.round, winner, trick.points, self.score, trick)
+        ]
+        self.plays = []
+        self.leader = winner
+        self.round += 1
+        if self.round > ROUNDS:
+            self.phase = Phase.OVER
+            final = self.final_score()
+            said.append(GameOver(final, Outcome.from_score(final), self.cheat))
+        return said

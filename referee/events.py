@@ -1,0 +1,270 @@
+"""What the referee is told (events in) and what it says (announcements out).
+
+Both are frozen dataclasses. Every announcement has a ``kind`` (a stable snake_case name used in
+JSON logs), a ``message`` in plain English, and ``to_dict()`` for logging. Announcements that
+accuse a pair of cheating are ``Cheat`` subclasses and name the ``offender`` pair.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .cards import Card, Suit
+from .seats import Pair, Seat
+from .tricks import Trick
+
+# ----------------------------------------------------------------------------------- events in
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpRevealed:
+    """The dealer shows the trump card. ``confidence`` is how sure the reader of the card is."""
+
+    card: Card
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """``seat`` put ``card`` on the table. ``confidence`` is how sure the reader of the card is."""
+
+    seat: Seat
+    card: Card
+    confidence: float = 1.0
+
+
+Event = TrumpRevealed | CardPlayed
+
+
+# ------------------------------------------------------------------------------ announcements
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (Card, Suit, Pair)):
+        return str(value) if not isinstance(value, Pair) else value.value
+    if isinstance(value, Seat):
+        return value.number
+    if isinstance(value, Trick):
+        return [str(card) for card in value.cards]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Announcement):
+        return value.to_dict()
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    kind: ClassVar[str] = "announcement"
+
+    @property
+    def message(self) -> str:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        out["message"] = self.message
+        return out
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpDeclared(Announcement):
+    kind: ClassVar[str] = "trump"
+    card: Card
+    dealer: Seat
+
+    @property
+    def message(self) -> str:
+        return f"Trump: {self.card} | {self.card.suit.full_name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cut(Announcement):
+    kind: ClassVar[str] = "cut"
+    round: int
+    seat: Seat
+    card: Card
+    lead_suit: Suit
+
+    @property
+    def message(self) -> str:
+        return (f"Cut! {self.seat} trumps the {self.lead_suit.full_name} lead with {self.card} "
+                f"in round {self.round}")
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Announcement):
+    kind: ClassVar[str] = "trick_won"
+    round: int
+    seat: Seat
+    points: int
+    score: tuple[int, int]
+    trick: Trick
+
+    @property
+    def pair(self) -> Pair:
+        return self.seat.pair
+
+    @property
+    def message(self) -> str:
+        return (f"Round {self.round}: {self.seat} ({self.pair}) wins {self.trick} for "
+                f"{self.points} points. Score: {self.score[0]} | {self.score[1]}")
+
+
+@dataclass(frozen=True, slots=True)
+class Cheat(Announcement):
+    """An announcement that proves a pair cheated; the first one decides the game 120-0."""
+
+    kind: ClassVar[str] = "cheat"
+
+    @property
+    def offender(self) -> Pair:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeProven(Cheat):
+    """``seat`` did not follow ``lead_suit`` in ``round`` though it held ``proof``, shown later."""
+
+    kind: ClassVar[str] = "revoke"
+    seat: Seat
+    card: Card
+    round: int
+    lead_suit: Suit
+    proof: Card
+    proof_round: int
+
+    @property
+    def offender(self) -> Pair:
+        return self.seat.pair
+
+    @property
+    def message(self) -> str:
+        return (f"{self.seat} played illegal card {self.card} in round {self.round} with respect "
+                f"to lead suit {self.lead_suit.full_name}")
+
+
+@dataclass(frozen=True, slots=True)
+class DealerLacksTrump(Cheat):
+    """The trump card the dealer showed was played by ``seat``, so the dealer never held it."""
+
+    kind: ClassVar[str] = "dealer_lacks_trump"
+    dealer: Seat
+    trump: Card
+    seat: Seat
+    round: int
+
+    @property
+    def offender(self) -> Pair:
+        return self.dealer.pair
+
+    @property
+    def message(self) -> str:
+        return f"{self.dealer} (dealer) does not hold trump card {self.trump}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardAlreadyPlayed(Cheat):
+    kind: ClassVar[str] = "card_already_played"
+    seat: Seat
+    card: Card
+    round: int
+    first_round: int
+
+    @property
+    def offender(self) -> Pair:
+        return self.seat.pair
+
+    @property
+    def message(self) -> str:
+        return (f"Card {self.card} of round {self.round} has already been played in round "
+                f"{self.first_round}")
+
+
+@dataclass(frozen=True, slots=True)
+class NotASuecaCard(Announcement):
+    """A card outside the 40-card deck (an 8, 9 or 10) was put down; it is not part of the game."""
+
+    kind: ClassVar[str] = "not_a_sueca_card"
+    seat: Seat
+    card: Card
+
+    @property
+    def message(self) -> str:
+        return f"{self.card} is not a Sueca card ({self.seat}): take it back"
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfTurn(Announcement):
+    """``seat`` played when it was ``expected``'s turn; the card is not taken into the trick."""
+
+    kind: ClassVar[str] = "out_of_turn"
+    seat: Seat
+    card: Card
+    expected: Seat
+    round: int
+
+    @property
+    def message(self) -> str:
+        return (f"{self.seat} played {self.card} out of turn in round {self.round}: "
+                f"it is {self.expected}'s turn")
+
+
+@dataclass(frozen=True, slots=True)
+class CardUnclear(Announcement):
+    """A reading too unsure to act on; nothing was recorded and the card should be shown again."""
+
+    kind: ClassVar[str] = "card_unclear"
+    seat: Seat
+    card: Card
+    confidence: float
+
+    @property
+    def message(self) -> str:
+        return f"Card unclear in seat {self.seat.number}: please show it again"
+
+
+class Outcome(enum.Enum):
+    PAIR_A = "A"
+    PAIR_B = "B"
+    DRAW = "draw"
+
+    @classmethod
+    def from_score(cls, score: tuple[int, int]) -> Outcome:
+        if score[0] == score[1]:
+            return cls.DRAW
+        return cls.PAIR_A if score[0] > score[1] else cls.PAIR_B
+
+    @property
+    def winner(self) -> Pair | None:
+        return None if self is Outcome.DRAW else Pair(self.value)
+
+    @property
+    def verdict(self) -> str:
+        """The scorer's sentence: ``Pair A won the given sueca game.`` or the draw."""
+        if self is Outcome.DRAW:
+            return "The game resulted in a draw."
+        return f"{self.winner} won the given sueca game."
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Announcement):
+    """The final verdict. ``cheat`` is the proven cheat that decided it, if any."""
+
+    kind: ClassVar[str] = "game_over"
+    score: tuple[int, int]
+    outcome: Outcome
+    cheat: Cheat | None = None
+
+    @property
+    def message(self) -> str:
+        return f"{self.outcome.verdict}\nScore: {self.score[0]} | {self.score[1]}"
