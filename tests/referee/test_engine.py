@@ -1,0 +1,210 @@
+"""The streaming referee, scripted event by event."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import (
+    Card,
+    CardAlreadyPlayed,
+    CardPlayed,
+    CardUnclear,
+    Cut,
+    DealerLacksTrump,
+    GameOver,
+    NotASuecaCard,
+    Outcome,
+    OutOfTurn,
+    Pair,
+    Phase,
+    Referee,
+    RefereeStateError,
+    RevokeProven,
+    Seat,
+    TrickWon,
+    TrumpDeclared,
+    TrumpRevealed,
+    judge_game,
+    parse_game,
+)
+from referee.dealing import RecordedGame
+from tests.helpers import SAMPLE_GAMES
+
+
+def sample_events(name: str) -> list:
+    record = parse_game((SAMPLE_GAMES / f"{name}.sueca").read_text())
+    judgement = judge_game(record, name)
+    return RecordedGame(judgement.trump, judgement.tricks).events()
+
+
+def feed_all(referee: Referee, events: list) -> list:
+    said = []
+    for event in events:
+        said += referee.feed(event)
+    return said
+
+
+def play(seat: int, card: str, confidence: float = 1.0) -> CardPlayed:
+    return CardPlayed(Seat(seat), Card.parse(card), confidence)
+
+
+def test_game1_streams_to_the_scorers_verdict():
+    referee = Referee()
+    said = feed_all(referee, sample_events("game1"))
+    assert isinstance(said[0], TrumpDeclared) and str(said[0]) == "Trump: 7D | Diamonds"
+    tricks = [a for a in said if isinstance(a, TrickWon)]
+    assert [t.seat.number for t in tricks][:2] == [2, 3]
+    assert tricks[0].points == 11 and tricks[0].score == (0, 11)
+    assert tricks[1].score == (15, 11)
+    assert tricks[-1].score == (76, 44)
+    assert said[-1] == GameOver((76, 44), Outcome.PAIR_A, None)
+    assert said[-1].message == "Pair A won the given sueca game.\nScore: 76 | 44"
+    assert not any(isinstance(a, (RevokeProven, DealerLacksTrump, CardAlreadyPlayed))
+                   for a in said)
+    assert referee.is_over and referee.to_play is None
+
+
+def test_first_cut_of_game1_is_announced():
+    referee = Referee()
+    said = feed_all(referee, sample_events("game1")[:5])
+    cuts = [a for a in said if isinstance(a, Cut)]
+    assert cuts == [Cut(1, Seat(2), Card.parse("2D"), Card.parse("AH").suit)]
+
+
+def test_revoke_is_proven_when_the_held_suit_appears():
+    referee = Referee()
+    events = sample_events("game1c")
+    said_by_event = [referee.feed(e) for e in events]
+    revokes = [(i, a) for i, said in enumerate(said_by_event) for a in said
+               if isinstance(a, RevokeProven)]
+    assert len(revokes) == 1
+    index, revoke = revokes[0]
+    # proven by seat 2 leading 3S in round 4, the event right after trick 3 closed
+    assert events[index] == play(2, "3S")
+    assert (revoke.seat, str(revoke.card), revoke.round, revoke.lead_suit.full_name) == (
+        Seat(2), "6D", 3, "Spades")
+    assert (str(revoke.proof), revoke.proof_round) == ("3S", 4)
+    assert revoke.message == ("Player 2 played illegal card 6D in round 3 with respect to "
+                              "lead suit Spades")
+    game_over = said_by_event[-1][-1]
+    assert game_over.score == (120, 0) and game_over.outcome is Outcome.PAIR_A
+    assert game_over.cheat == revoke
+
+
+def test_dealer_lacking_the_trump_card():
+    referee = Referee()
+    said = feed_all(referee, sample_events("game1a"))
+    lacks = [a for a in said if isinstance(a, DealerLacksTrump)]
+    assert len(lacks) == 1 and lacks[0].seat != Seat(2)
+    assert lacks[0].message == "Player 2 (dealer) does not hold trump card 4D"
+    assert said[-1].score == (120, 0)  # the dealer's pair (B) cheated: pair A takes all
+
+
+def test_card_played_twice():
+    referee = Referee()
+    said = feed_all(referee, sample_events("game1d"))
+    twice = [a for a in said if isinstance(a, CardAlreadyPlayed)]
+    assert twice and twice[0].message == "Card AC of round 3 has already been played in round 2"
+
+
+def start(trump: str = "7D", **kwargs) -> Referee:
+    referee = Referee(**kwargs)
+    referee.feed(TrumpRevealed(Card.parse(trump)))
+    return referee
+
+
+def snapshot(referee: Referee) -> tuple:
+    return (referee.phase, referee.round, referee.leader, list(referee.plays),
+            list(referee.tricks), dict(referee.points), referee.cheat,
+            dict(referee._played), dict(referee._failed_to_follow))
+
+
+@pytest.mark.parametrize("event, expected", [
+    (play(2, "AH"), OutOfTurn(Seat(2), Card.parse("AH"), Seat(1), 1)),
+    (play(1, "8H"), NotASuecaCard(Seat(1), Card.parse("8H"))),
+    (play(1, "AH", 0.5), CardUnclear(Seat(1), Card.parse("AH"), 0.5)),
+], ids=["out-of-turn", "not-sueca", "unclear"])
+def test_turned_away_plays_leave_the_state_unchanged(event, expected):
+    referee = start(min_confidence=0.9, accuse_confidence=0.95)
+    before = snapshot(referee)
+    assert referee.feed(event) == [expected]
+    assert snapshot(referee) == before
+
+
+def test_an_accusation_needs_a_surer_reading_than_a_play():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:  # seat 2 fails spades
+        referee.feed(play(seat, card))
+    # seat 1 won (AS); seat 2 later shows a spade, read only fairly surely
+    referee.feed(play(1, "4C"))
+    before = snapshot(referee)
+    unsure = play(2, "5S", 0.9)
+    assert referee.feed(unsure) == [CardUnclear(Seat(2), Card.parse("5S"), 0.9)]
+    assert snapshot(referee) == before and referee.cheat is None
+    said = referee.feed(play(2, "5S", 0.995))
+    assert [type(a) for a in said] == [RevokeProven]
+    assert referee.cheat == said[0]
+
+
+def test_an_ordinary_play_at_moderate_confidence_is_taken():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    assert referee.feed(play(1, "AS", 0.85)) == []
+    assert referee.to_play == Seat(2)
+
+
+def test_misuse_raises_and_changes_nothing():
+    referee = Referee()
+    with pytest.raises(RefereeStateError):
+        referee.feed(play(1, "AH"))
+    assert referee.phase is Phase.AWAITING_TRUMP
+    referee.feed(TrumpRevealed(Card.parse("7D")))
+    with pytest.raises(RefereeStateError):
+        referee.feed(TrumpRevealed(Card.parse("7D")))
+    with pytest.raises(TypeError):
+        referee.feed("AH")  # type: ignore[arg-type]
+
+
+def test_nothing_is_taken_after_the_game():
+    referee = Referee()
+    feed_all(referee, sample_events("game2"))
+    assert referee.is_over and referee.final_score() == (60, 60)
+    with pytest.raises(RefereeStateError):
+        referee.feed(play(1, "AH"))
+
+
+def test_trump_reveal_checks():
+    referee = Referee(min_confidence=0.9, accuse_confidence=0.9)
+    assert referee.feed(TrumpRevealed(Card.parse("9D"))) == [
+        NotASuecaCard(Seat(2), Card.parse("9D"))]
+    assert referee.feed(TrumpRevealed(Card.parse("7D"), 0.3)) == [
+        CardUnclear(Seat(2), Card.parse("7D"), 0.3)]
+    assert referee.phase is Phase.AWAITING_TRUMP
+    assert referee.feed(TrumpRevealed(Card.parse("7D"))) == [
+        TrumpDeclared(Card.parse("7D"), Seat(2))]
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"min_confidence": 1.5}, {"accuse_confidence": -0.1},
+    {"min_confidence": 0.9, "accuse_confidence": 0.5},
+])
+def test_thresholds_are_checked_when_built(kwargs):
+    with pytest.raises(ValueError):
+        Referee(**kwargs)
+
+
+def test_announcements_serialise_to_plain_json():
+    import json
+
+    referee = Referee()
+    said = feed_all(referee, sample_events("game1c"))
+    for announcement in said:
+        data = json.loads(json.dumps(announcement.to_dict()))
+        assert data["kind"] == announcement.kind and data["message"] == announcement.message
+    over = said[-1].to_dict()
+    assert over["score"] == [120, 0] and over["outcome"] == "A"
+    assert over["cheat"]["kind"] == "revoke" and over["cheat"]["seat"] == 2
+
+
+def test_pair_of_the_offender():
+    assert RevokeProven(Seat(4), Card.parse("2C"), 1, Card.parse("2S").suit,
+                        Card.parse("3S"), 2).offender is Pair.B
