@@ -208,3 +208,18 @@ def test_announcements_serialise_to_plain_json():
 def test_pair_of_the_offender():
     assert RevokeProven(Seat(4), Card.parse("2C"), 1, Card.parse("2S").suit,
                         Card.parse("3S"), 2).offender is Pair.B
+
+
+@pytest.mark.parametrize("cards, cuts", [
+    (["AH", "2D", "5H", "2H"], [(2, "2D")]),          # trump on a hearts lead: a cut
+    (["AH", "2D", "3D", "2H"], [(2, "2D"), (3, "3D")]),  # two cuts in one trick
+    (["AD", "2D", "5H", "2H"], []),                   # trumps on a trump lead are no cut
+    (["AH", "2C", "5S", "2H"], []),                   # discarding another suit is no cut
+    (["2D", "AH", "KH", "7H"], []),                   # a trump lead is not a cut either
+])
+def test_cuts(cards, cuts):
+    referee = start("7D")
+    said = []
+    for seat, card in zip(range(1, 5), cards):
+        said += referee.feed(play(seat, card))
+    assert [(c.seat.number, str(c.card)) for c in said if isinstance(c, Cut)] == cuts
