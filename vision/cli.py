@@ -28,7 +28,35 @@ def build_parser() -> argparse.ArgumentParser:
         "score", add_help=False,
         help="score a game written as a text file (as the coursework scorer: [-c | -g] FILE)",
     )
+    studio = commands.add_parser("studio", help="the table studio: card faces, images, clips")
+    studio_commands = studio.add_subparsers(dest="studio_command", metavar="STUDIO_COMMAND",
+                                            required=True)
+    faces = studio_commands.add_parser(
+        "faces", help="fetch the Debian card designs and render the face cache",
+        description="Fetch the card designs (Debian packages gnome-cards-data and "
+                    "kdegames-card-data-kf5, unpacked with dpkg -x; nothing is installed) and "
+                    "render every card of every usable design into the face cache "
+                    "($SUECA_CACHE or ./cache). Designs already in the cache are kept.")
+    faces.add_argument("--split", default="all", choices=["all", "train", "val", "test"],
+                       help="which designs to build (default: all)")
+    faces.add_argument("--force", action="store_true", help="render designs again")
+    faces.add_argument("--workers", type=int, default=None,
+                       help="rsvg-convert processes at once (default: one per core)")
+    faces.set_defaults(run=run_studio_faces)
     return parser
+
+
+def run_studio_faces(ns: argparse.Namespace) -> int:
+    from vision.studio.faces import StudioError, build_faces, designs_in
+
+    try:
+        folder = build_faces(ns.split, force=ns.force, workers=ns.workers)
+    except StudioError as error:
+        print(f"{PROG} studio faces: {error}", file=sys.stderr)
+        return 1
+    built = [d.name for d in designs_in(ns.split) if (folder / d.name / "design.json").exists()]
+    print(f"{len(built)} designs in {folder}")
+    return 0 if built else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,8 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     if ns.command is None:
         parser.print_help()
         return 2
-    parser.error(f"unknown command {ns.command}")  # pragma: no cover - argparse rejects first
-    return 2
+    try:
+        return ns.run(ns)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
 
 
 def entry_point() -> None:

@@ -1,0 +1,1 @@
+"""The table studio: real card designs rendered into labelled table images and game clips."""

@@ -1,0 +1,279 @@
+"""The face cache: every card of every usable design, rendered once to PNG.
+
+Building it (``sueca-referee studio faces``):
+
+1. fetch the two Debian card packages and ``librsvg2-bin`` with ``apt-get download`` and unpack
+   them with ``dpkg -x`` into the cache (nothing is installed on the system);
+2. render each card's SVG element with ``rsvg-convert --export-id``;
+3. trim each render to its opaque pixels. rsvg sizes an exported element by a bounding box that
+   is sometimes too big (the card sits in a corner of an empty canvas) and sometimes too small
+   (the card is cut off). Trimming fixes the first; the second is caught by comparing each
+   card's size with the deck's usual size, and a design with a cut-off card is left out whole;
+4. scale every face to ``FACE_WIDTH`` pixels wide and write ``<cache>/faces/<design>/<CARD>.png``
+   (RGBA) plus ``design.json`` with the design's split, licence and face size.
+
+The cache lives in ``$SUECA_CACHE`` or ``<project>/cache`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from referee.cards import FULL_DECK, Card, Rank, Suit
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = Path(__file__).with_name("designs.yaml")
+FACE_WIDTH = 240
+BACK = "back"
+RSVG_PACKAGE = "librsvg2-bin"
+
+_RANK_WORDS = {Rank.ACE: "1", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
+_SUIT_WORDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
+               Suit.SPADES: "spade"}
+
+
+class StudioError(RuntimeError):
+    """Something the studio needs is missing or broken; the message says what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Design:
+    name: str
+    package: str  # Debian package name
+    path: str  # path of the SVG inside the unpacked package
+    ids: str  # element-id scheme: "aisleriot" (club_1) or "kde" (1_club)
+    family: str = ""
+    split: str = ""
+    skip: str = ""  # why the design is not used, if it is not
+
+    def element_id(self, card: Card | str) -> str:
+        if card == BACK:
+            return BACK
+        assert isinstance(card, Card)
+        rank = _RANK_WORDS.get(card.rank, card.rank.symbol)
+        suit = _SUIT_WORDS[card.suit]
+        return f"{suit}_{rank}" if self.ids == "aisleriot" else f"{rank}_{suit}"
+
+
+def load_catalogue(path: Path = CATALOGUE) -> list[Design]:
+    """Every design in the committed catalogue, usable or not."""
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    packages = data["packages"]
+    designs = []
+    for entry in data["designs"]:
+        package = packages[entry["package"]]
+        designs.append(Design(
+            name=entry["name"], package=package["name"],
+            path=f"{package['root']}/{entry['file']}", ids=package["ids"],
+            family=entry.get("family", ""), split=entry.get("split", ""),
+            skip=entry.get("skip", ""),
+        ))
+    return designs
+
+
+def designs_in(split: str, catalogue: Iterable[Design] | None = None) -> list[Design]:
+    """Usable designs of a split (``train``, ``val``, ``test``), or all of them for ``all``."""
+    usable = [d for d in (catalogue or load_catalogue()) if not d.skip]
+    if split == "all":
+        return usable
+    chosen = [d for d in usable if d.split == split]
+    if not chosen:
+        splits = sorted({d.split for d in usable})
+        raise StudioError(f"no designs in split '{split}' (splits: {', '.join(splits)}, all)")
+    return chosen
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("SUECA_CACHE") or PROJECT_ROOT / "cache")
+
+
+# ------------------------------------------------------------------------------ packages
+
+
+def fetch_packages(names: Iterable[str], root: Path, log: Callable[[str], None]) -> Path:
+    """Download the Debian packages into ``root/debs`` and unpack them into ``root/pkgroot``."""
+    debs, unpacked = root / "debs", root / "pkgroot"
+    debs.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        if list(debs.glob(f"{name}_*.deb")):
+            continue
+        log(f"downloading Debian package {name}")
+        if _apt_download(name, debs) != 0:
+            log("apt-get download failed; refreshing the package lists and trying again")
+            _run_quiet(["apt-get", "update"])
+            if _apt_download(name, debs) != 0:
+                raise StudioError(
+                    f"could not download the Debian package {name} (apt-get download {name}); "
+                    "is this a Debian machine that can reach its package archive?")
+    stamp = unpacked / ".unpacked"
+    wanted = sorted(p.name for p in debs.glob("*.deb"))
+    if not stamp.exists() or stamp.read_text().split() != wanted:
+        shutil.rmtree(unpacked, ignore_errors=True)
+        unpacked.mkdir(parents=True)
+        for deb in wanted:
+            if _run_quiet(["dpkg", "-x", str(debs / deb), str(unpacked)]) != 0:
+                raise StudioError(f"could not unpack {deb} with dpkg -x")
+        stamp.write_text("\n".join(wanted))
+    return unpacked
+
+
+def _apt_download(name: str, where: Path) -> int:
+    if shutil.which("apt-get") is None:
+        raise StudioError("apt-get is not available: the studio fetches card designs from "
+                          "Debian packages")
+    return _run_quiet(["apt-get", "download", "-q", name], cwd=where)
+
+
+def _run_quiet(args: list[str], cwd: Path | None = None) -> int:
+    return subprocess.run(args, cwd=cwd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode
+
+
+def find_rsvg(pkgroot: Path) -> str:
+    """``rsvg-convert`` from the unpacked package, else from the system."""
+    for candidate in (pkgroot / "usr" / "bin" / "rsvg-convert", shutil.which("rsvg-convert")):
+        if candidate and Path(candidate).exists():
+            if _run_quiet([str(candidate), "--version"]) == 0:
+                return str(candidate)
+    raise StudioError("rsvg-convert does not run here; install it with "
+                      "'apt-get install librsvg2-bin'")
+
+
+def licence_of(design: Design, pkgroot: Path) -> str:
+    """The licence debian/copyright gives for the design's files (last matching stanza)."""
+    copyright_file = pkgroot / "usr" / "share" / "doc" / design.package / "copyright"
+    if not copyright_file.exists():
+        return "unknown"
+    source_path = ("cards/" + Path(design.path).name.replace(".svgz", ".svg")
+                   if design.ids == "aisleriot"
+                   else "carddecks/" + Path(design.path).parent.name + "/"
+                   + Path(design.path).name)
+    licence = "unknown"
+    patterns: list[str] = []
+    for line in copyright_file.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("Files:"):
+            patterns = line.split(":", 1)[1].split()
+        elif line.startswith("License:") and patterns:
+            if any(fnmatch.fnmatch(source_path, p) for p in patterns):
+                licence = line.split(":", 1)[1].strip()
+            patterns = []
+    return licence
+
+
+# ------------------------------------------------------------------------------ rendering
+
+
+def _render(rsvg: str, svg: Path, element: str, zoom: float, tmp: Path) -> np.ndarray | None:
+    """Render one element and trim it to its opaque pixels (RGBA), or None if it is empty."""
+    import cv2
+
+    out = tmp / f"{element}-{zoom:.4f}.png"
+    done = subprocess.run([rsvg, "-i", element, "-z", f"{zoom:.4f}", str(svg), "-o", str(out)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if done.returncode == 0 else None
+    out.unlink(missing_ok=True)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        return None
+    ys, xs = np.nonzero(image[:, :, 3] > 24)
+    if len(xs) == 0:
+        return None
+    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def check_faces(cards: list[Card | str], faces: list[np.ndarray]) -> tuple[str | None, int]:
+    """Check a design's trimmed renders; returns (why it is unusable or None, face height).
+
+    Every face must be about the deck's usual size (a cut-off or padded render is not), mostly
+    opaque (a card, not a drawing on a transparent sheet) and card-shaped.
+    """
+    sizes = np.array([f.shape[:2] for f in faces], dtype=float)
+    usual = np.median(sizes, axis=0)
+    for card, face, size in zip(cards, faces, sizes):
+        if np.any(np.abs(size - usual) > 0.04 * usual + 2):
+            return (f"{card} renders cut off or oversized ({int(size[1])}x{int(size[0])} "
+                    f"against {int(usual[1])}x{int(usual[0])})", 0)
+        opaque = (face[:, :, 3] > 200).mean()
+        if opaque < 0.85:
+            return f"{card} is not an opaque card ({opaque:.0%} opaque)", 0
+    height = int(round(FACE_WIDTH * usual[0] / usual[1]))
+    if not 1.3 <= height / FACE_WIDTH <= 1.7:
+        return f"cards are not card-shaped (height/width {height / FACE_WIDTH:.2f})", 0
+    return None, height
+
+
+def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
+                  workers: int = 2) -> str | None:
+    """Render all 52 faces and the back of ``design`` into ``out_dir``.
+
+    Returns None on success, or why the design cannot be used (nothing is written then).
+    """
+    import cv2
+
+    svg = pkgroot / design.path
+    if not svg.exists():
+        return f"{design.path} is not in the package"
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        probe = _render(rsvg, svg, design.element_id(Card.parse("AS")), 1.0, tmp)
+        if probe is None:
+            return "the ace of spades does not render"
+        zoom = 1.15 * FACE_WIDTH / probe.shape[1]
+        cards: list[Card | str] = [*FULL_DECK, BACK]
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            faces = list(pool.map(
+                lambda c: _render(rsvg, svg, design.element_id(c), zoom, tmp), cards))
+    missing = [str(c) for c, f in zip(cards, faces) if f is None]
+    if missing:
+        return f"no {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}"
+    problem, height = check_faces(cards, faces)
+    if problem:
+        return problem
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for card, face in zip(cards, faces):
+        scaled = cv2.resize(face, (FACE_WIDTH, height), interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(out_dir / f"{card}.png"), scaled)
+    return None
+
+
+def build_faces(split: str = "all", force: bool = False, workers: int | None = None,
+                log: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> Path:
+    """Build (or complete) the face cache for ``split``; returns the faces folder."""
+    catalogue = load_catalogue()
+    chosen = designs_in(split, catalogue)
+    root = cache_dir()
+    faces = root / "faces"
+    todo = [d for d in chosen if force or not (faces / d.name / "design.json").exists()]
+    if not todo:
+        return faces
+    packages = sorted({d.package for d in todo} | {RSVG_PACKAGE})
+    pkgroot = fetch_packages(packages, root, log)
+    rsvg = find_rsvg(pkgroot)
+    workers = workers or os.cpu_count() or 2
+    for n, design in enumerate(todo, start=1):
+        target = faces / design.name
+        shutil.rmtree(target, ignore_errors=True)
+        problem = render_design(design, pkgroot, rsvg, target, workers)
+        if problem:
+            shutil.rmtree(target, ignore_errors=True)
+            log(f"[{n}/{len(todo)}] {design.name}: left out: {problem}")
+            continue
+        meta = {"name": design.name, "split": design.split, "family": design.family,
+                "package": design.package, "file": design.path,
+                "licence": licence_of(design, pkgroot)}
+        (target / "design.json").write_text(json.dumps(meta, indent=1))
+        log(f"[{n}/{len(todo)}] {design.name}: 53 faces ({meta['licence']})")
+    return faces
