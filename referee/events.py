@@ -42,8 +42,8 @@ Event = TrumpRevealed | CardPlayed
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, (Card, Suit, Pair)):
-        return str(value) if not isinstance(value, Pair) else value.value
+    if isinstance(value, (Card, Suit)):
+        return str(value)
     if isinstance(value, Seat):
         return value.number
     if isinstance(value, Trick):

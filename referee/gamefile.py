@@ -94,11 +94,14 @@ def read_game_text(path: str | os.PathLike[str]) -> str:
 
 
 def _human_size(size: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024  # type: ignore[assignment]
-    return f"{size} bytes"  # pragma: no cover
+    if size < 1024:
+        return f"{size} bytes"
+    scaled = float(size)
+    for unit in ("KB", "MB", "GB"):
+        scaled /= 1024
+        if scaled < 1024 or unit == "GB":
+            break
+    return f"{scaled:.1f} {unit}"
 
 
 def parse_game(text: str) -> GameRecord:
