@@ -78,9 +78,10 @@ def read_game_text(path: str | os.PathLike[str]) -> str:
     except OSError as error:
         raise GameFileUnreadable(f"cannot read '{path}': {error.strerror or error}") from None
     if len(data) > MAX_GAME_FILE_BYTES:
-        size = p.stat().st_size
+        size = max(p.stat().st_size, len(data))  # devices and pipes report no size
         raise GameFileUnreadable(
-            f"'{path}' is too large to be a game file ({_human_size(size)}; "
+            f"'{path}' is too large to be a game file ({'at least ' if size == len(data) else ''}"
+            f"{_human_size(size)}; "
             f"a game file is a few hundred bytes)"
         )
     if b"\x00" in data:

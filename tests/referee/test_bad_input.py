@@ -64,3 +64,10 @@ def test_binary_file_through_the_installed_command(tmp_path):
     result = run_command([console_script("sueca-scorer"), path])
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip() == f"Could not read the game file: '{path}' is a binary file, not a game file"
+
+
+def test_endless_device_is_refused():
+    status, out, err = score_in_process("/dev/zero")
+    assert status == 2 and out == ""
+    assert err.strip() == ("Could not read the game file: '/dev/zero' is too large to be a game "
+                           "file (at least 64.0 KB; a game file is a few hundred bytes)")
