@@ -30,6 +30,7 @@ def test_catalogue_splits_by_family_and_keeps_test_designs_apart():
             assert not design.split
             continue
         assert design.split in {"train", "val", "test"} and design.family
+        assert design.licence, f"{design.name} has no licence recorded"
         splits_of_family[design.family].add(design.split)
     assert all(len(s) == 1 for s in splits_of_family.values()), splits_of_family
     assert len(designs_in("test")) >= 4 and len(designs_in("val")) >= 2

@@ -57,6 +57,7 @@ class Design:
     family: str = ""
     split: str = ""
     skip: str = ""  # why the design is not used, if it is not
+    licence: str = ""  # as recorded in the catalogue
 
     def element_id(self, card: Card | str) -> str:
         if card == BACK:
@@ -80,7 +81,7 @@ def load_catalogue(path: Path = CATALOGUE) -> list[Design]:
             name=entry["name"], package=package["name"],
             path=f"{package['root']}/{entry['file']}", ids=package["ids"],
             family=entry.get("family", ""), split=entry.get("split", ""),
-            skip=entry.get("skip", ""),
+            skip=entry.get("skip", ""), licence=entry.get("licence", ""),
         ))
     return designs
 
@@ -271,9 +272,12 @@ def build_faces(split: str = "all", force: bool = False, workers: int | None = N
             shutil.rmtree(target, ignore_errors=True)
             log(f"[{n}/{len(todo)}] {design.name}: left out: {problem}")
             continue
+        licence = licence_of(design, pkgroot)
+        if licence != design.licence:
+            log(f"warning: {design.name}: debian/copyright now says {licence}, the catalogue "
+                f"says {design.licence or 'nothing'}; update vision/studio/designs.yaml")
         meta = {"name": design.name, "split": design.split, "family": design.family,
-                "package": design.package, "file": design.path,
-                "licence": licence_of(design, pkgroot)}
+                "package": design.package, "file": design.path, "licence": licence}
         (target / "design.json").write_text(json.dumps(meta, indent=1))
         log(f"[{n}/{len(todo)}] {design.name}: 53 faces ({meta['licence']})")
     return faces
