@@ -46,10 +46,15 @@ from .events import (
     TrumpRevealed,
 )
 from .seats import Pair, Seat, TableOrder
-from .tricks import Play, Trick, winning_index
+from .tricks import Play, Trick
 
 ROUNDS = 10
 TOTAL_POINTS = 120
+
+
+def forfeit_score(offender: Pair) -> tuple[int, int]:
+    """The score of a game decided by cheating: all 120 points to the other pair."""
+    return (0, TOTAL_POINTS) if offender is Pair.A else (TOTAL_POINTS, 0)
 
 
 class RefereeStateError(RuntimeError):
@@ -120,9 +125,7 @@ class Referee:
 
     def final_score(self) -> tuple[int, int]:
         """The score that stands: the points taken, or 120-0 against the first cheat."""
-        if self.cheat is None:
-            return self.score
-        return (0, TOTAL_POINTS) if self.cheat.offender is Pair.A else (TOTAL_POINTS, 0)
+        return self.score if self.cheat is None else forfeit_score(self.cheat.offender)
 
     # ------------------------------------------------------------------------------ feeding
 
@@ -201,7 +204,7 @@ class Referee:
     def _close_trick(self) -> list[Announcement]:
         trick = Trick(tuple(self.plays))
         assert self.trump is not None
-        winner = trick.plays[winning_index(trick.cards, self.trump.suit)].seat
+        winner = trick.winner(self.trump.suit)
         self.points[winner.pair] += trick.points
         self.tricks.append(trick)
         said: list[Announcement] = [

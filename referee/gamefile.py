@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import Card, CardError
+from .tricks import TrickError, parse_trick_cards
 
 MAX_GAME_FILE_BYTES = 64 * 1024
 """A ten-trick game is a few hundred bytes; anything this big is not a game file."""
@@ -147,14 +148,9 @@ def _parse_trump(n: int, line: str) -> Card:
 
 
 def _parse_trick(n: int, line: str) -> tuple[Card, ...]:
-    tokens = line.split()
-    if len(tokens) != 4:
-        raise GameFileError(
-            "A trick string must comprise four cards only; the given trick is: "
-            + " ".join(tokens), n)
     try:
-        return tuple(Card.parse_sueca(t) for t in tokens)
-    except CardError as error:
+        return parse_trick_cards(line)
+    except (TrickError, CardError) as error:
         raise GameFileError(str(error), n) from None
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import Card
-from .engine import ROUNDS, TOTAL_POINTS
+from .engine import ROUNDS, forfeit_score
 from .events import Announcement, CardAlreadyPlayed, DealerLacksTrump, Outcome, RevokeProven
 from .gamefile import GameRecord
 from .seats import Pair, Seat, TableOrder
@@ -84,7 +84,7 @@ def judge_game(record: GameRecord, name: str, order: TableOrder = TableOrder()) 
     fault = (_card_played_twice(tricks) or _dealer_lacks_trump(tricks, trump, order)
              or _first_revoke(tricks))
     if isinstance(fault, RevokeProven):
-        score = (0, TOTAL_POINTS) if fault.offender is Pair.A else (TOTAL_POINTS, 0)
+        score = forfeit_score(fault.offender)
     return Judgement(trump, tricks, fault, score)
 
 

@@ -50,13 +50,7 @@ class Trick:
         Raises ``TrickError`` when there are not exactly four cards, and ``CardError`` (also a
         ``ValueError``) naming the first card that is not a Sueca card.
         """
-        tokens = text.split()
-        if len(tokens) != 4:
-            raise TrickError(
-                "A trick string must comprise four cards only; "
-                f"the given trick is: {' '.join(tokens)}"
-            )
-        return cls.of([Card.parse_sueca(t) for t in tokens], leader, order)
+        return cls.of(parse_trick_cards(text), leader, order)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -84,6 +78,20 @@ class Trick:
         return " ".join(str(card) for card in self.cards)
 
 
+def parse_trick_cards(text: str) -> tuple[Card, ...]:
+    """The four Sueca cards of a trick's text, in play order.
+
+    Raises ``TrickError`` unless there are exactly four, and ``CardError`` (a ``ValueError``)
+    for the first that is not a Sueca card.
+    """
+    tokens = text.split()
+    if len(tokens) != 4:
+        raise TrickError(
+            f"A trick string must comprise four cards only; the given trick is: {' '.join(tokens)}"
+        )
+    return tuple(Card.parse_sueca(t) for t in tokens)
+
+
 def winning_index(cards: tuple[Card, ...] | list[Card], trump: Suit) -> int:
     """Index of the winning card among cards played in order (the first one leads)."""
     if not cards:
@@ -96,4 +104,4 @@ def winning_index(cards: tuple[Card, ...] | list[Card], trump: Suit) -> int:
     return best
 
 
-__all__ = ["Play", "Trick", "TrickError", "winning_index"]
+__all__ = ["Play", "Trick", "TrickError", "parse_trick_cards", "winning_index"]
