@@ -43,7 +43,81 @@ def build_parser() -> argparse.ArgumentParser:
     faces.add_argument("--workers", type=int, default=None,
                        help="rsvg-convert processes at once (default: one per core)")
     faces.set_defaults(run=run_studio_faces)
+
+    images = studio_commands.add_parser(
+        "images", help="render labelled still pictures of card tables",
+        description="Render random pictures of a card table (or close-ups of a few cards) with "
+                    "a labels.csv giving every visible card's name, seat and corners. The same "
+                    "seed gives the same set.")
+    images.add_argument("--out", required=True, metavar="DIR", help="folder to write")
+    images.add_argument("--count", type=_positive_int, default=500, help="pictures (default 500)")
+    images.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    _add_render_options(images)
+    images.add_argument("--kind", choices=["table", "closeup", "mixed"], default="table",
+                        help="whole table as the referee sees it, close-ups of one to three "
+                             "cards, or a mix (one in four a close-up); default table")
+    images.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
+                        help="how far tilt, light, blur, noise and clutter may go "
+                             "(hard: the studio's hardest settings); default normal")
+    images.add_argument("--markers", type=float, default=0.5, metavar="P",
+                        help="chance that a table picture shows the ArUco markers (default 0.5)")
+    images.add_argument("--workers", type=_positive_int, default=None,
+                        help="processes (default: one per core)")
+    images.set_defaults(run=run_studio_images)
     return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x720, not '{text}'") from None
+    if not (64 <= w <= 7680 and 64 <= h <= 4320):
+        raise argparse.ArgumentTypeError(f"size {w}x{h} is out of range (64x64 to 7680x4320)")
+    return w, h
+
+
+def _add_render_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--designs", default="test", metavar="WHICH",
+                         help="card designs: a split (train, val, test, all), 'tiny' (faces "
+                              "drawn by the program, no download), or design names separated "
+                              "by commas; default test")
+    command.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+                         help="picture size (default 1280x720)")
+    command.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def run_studio_images(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.studio.faces import StudioError
+    from vision.studio.images import ImageSetSettings, write_image_set
+
+    settings = ImageSetSettings(ns.count, ns.seed, ns.designs, ns.difficulty, ns.kind,
+                                ns.size[0], ns.size[1], ns.markers)
+    try:
+        labels = write_image_set(Path(ns.out), settings, workers=ns.workers,
+                                 progress=not ns.quiet,
+                                 log=lambda m: print(m, file=sys.stderr))
+    except StudioError as error:
+        print(f"{PROG} studio images: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"{PROG} studio images: cannot write '{ns.out}': {error.strerror or error}",
+              file=sys.stderr)
+        return 1
+    print(f"{ns.count} pictures and {labels}")
+    return 0
 
 
 def run_studio_faces(ns: argparse.Namespace) -> int:

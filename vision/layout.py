@@ -1,0 +1,140 @@
+"""The table plane: where the markers, the seats and their zones are, in millimetres.
+
+Table coordinates look down on the table: x to the right, y down, origin at the outer corner of
+marker 0. The four ArUco markers (dictionary 4x4_50) lie inside the corners of a square play
+area: id 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left. Each seat sits at one side of
+that square and plays into a rectangular zone between the centre and its side. A card whose
+centre lies in no zone (the middle of the table, the corners) belongs to no seat.
+
+The studio renders with this layout and calibration writes it into its files, so a picture of
+the table means the same thing to both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.seats import SEATS, Seat
+
+SIDES = ("bottom", "left", "top", "right")
+CARD_MM = (63.0, 88.0)  # a standard (poker-size) playing card
+
+
+class LayoutError(ValueError):
+    """A table layout that cannot be used; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A seat's zone: an axis-aligned rectangle on the table plane (mm)."""
+
+    seat: Seat
+    side: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+    @property
+    def corners(self) -> list[tuple[float, float]]:
+        return [(self.x0, self.y0), (self.x1, self.y0), (self.x1, self.y1), (self.x0, self.y1)]
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """``area_mm``: side of the square play area framed by the markers. ``marker_mm``: side of
+    each printed marker. ``seat_sides``: which side of the area each seat sits at.
+    ``zone_width_mm``: how wide a seat zone is along its side; its depth runs from
+    ``zone_near_mm`` to ``zone_far_mm`` away from the centre. Raises ``LayoutError``."""
+
+    area_mm: float = 500.0
+    marker_mm: float = 45.0
+    seat_sides: dict[str, int] = field(
+        default_factory=lambda: {"bottom": 1, "left": 2, "top": 3, "right": 4})
+    zone_width_mm: float = 200.0
+    zone_near_mm: float = 35.0
+    zone_far_mm: float = 205.0
+
+    def __post_init__(self) -> None:
+        if sorted(self.seat_sides) != sorted(SIDES) or \
+                sorted(self.seat_sides.values()) != [s.number for s in SEATS]:
+            raise LayoutError("seat_sides must give each of bottom, left, top, right "
+                              "one of the seats 1-4")
+        if not 0 < self.marker_mm < self.area_mm / 4:
+            raise LayoutError("marker_mm must be positive and under a quarter of area_mm")
+        if not 0 <= self.zone_near_mm < self.zone_far_mm <= self.area_mm / 2:
+            raise LayoutError("need 0 <= zone_near_mm < zone_far_mm <= area_mm / 2")
+        if not 0 < self.zone_width_mm <= self.area_mm:
+            raise LayoutError("zone_width_mm must be positive and fit in the area")
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.area_mm / 2, self.area_mm / 2
+
+    def side_of(self, seat: Seat) -> str:
+        return next(side for side, n in self.seat_sides.items() if n == seat.number)
+
+    def zones(self) -> list[Zone]:
+        cx, cy = self.centre
+        half, near, far = self.zone_width_mm / 2, self.zone_near_mm, self.zone_far_mm
+        boxes = {
+            "bottom": (cx - half, cy + near, cx + half, cy + far),
+            "top": (cx - half, cy - far, cx + half, cy - near),
+            "left": (cx - far, cy - half, cx - near, cy + half),
+            "right": (cx + near, cy - half, cx + far, cy + half),
+        }
+        return sorted((Zone(Seat(n), side, *boxes[side]) for side, n in self.seat_sides.items()),
+                      key=lambda z: z.seat.number)
+
+    def zone(self, seat: Seat) -> Zone:
+        return next(z for z in self.zones() if z.seat == seat)
+
+    def seat_at(self, x: float, y: float) -> Seat | None:
+        """The seat whose zone holds the point (x, y), or None."""
+        return next((z.seat for z in self.zones() if z.contains(x, y)), None)
+
+    def outward(self, seat: Seat) -> tuple[float, float]:
+        """Unit vector from the centre towards ``seat``'s side of the table."""
+        return {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0),
+                "right": (1.0, 0.0)}[self.side_of(seat)]
+
+    def marker_squares(self) -> dict[int, list[tuple[float, float]]]:
+        """Each marker's four corners (clockwise from its top-left), by marker id."""
+        a, m = self.area_mm, self.marker_mm
+        origins = {0: (0.0, 0.0), 1: (a - m, 0.0), 2: (a - m, a - m), 3: (0.0, a - m)}
+        return {i: [(x, y), (x + m, y), (x + m, y + m), (x, y + m)]
+                for i, (x, y) in origins.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"area_mm": self.area_mm, "marker_mm": self.marker_mm,
+                "seat_sides": dict(self.seat_sides), "zone_width_mm": self.zone_width_mm,
+                "zone_near_mm": self.zone_near_mm, "zone_far_mm": self.zone_far_mm}
+
+
+def layout_from_mapping(data: dict[str, Any] | None, source: str = "layout") -> TableLayout:
+    """A ``TableLayout`` from a config mapping (the ``layout`` section). Unknown keys are
+    errors. Raises ``LayoutError`` naming ``source``."""
+    data = data or {}
+    if not isinstance(data, dict):
+        raise LayoutError(f"{source}: 'layout' must be a mapping")
+    known = set(TableLayout.__dataclass_fields__)
+    unknown = set(data) - known
+    if unknown:
+        raise LayoutError(f"{source}: unknown key 'layout.{sorted(unknown)[0]}'")
+    try:
+        values: dict[str, Any] = {k: float(v) for k, v in data.items() if k != "seat_sides"}
+        if "seat_sides" in data:
+            values["seat_sides"] = {str(k): int(v) for k, v in dict(data["seat_sides"]).items()}
+        return TableLayout(**values)
+    except LayoutError as error:
+        raise LayoutError(f"{source}: {error}") from None
+    except (TypeError, ValueError) as error:
+        raise LayoutError(f"{source}: layout: {error}") from None

@@ -1,0 +1,243 @@
+"""Sets of card faces the scene renderer draws from.
+
+A face set gives the RGBA picture of each card's face (and ``"back"``). Two kinds:
+
+- ``DesignFaces``: one Debian design from the face cache (``studio faces`` builds it);
+- ``TinyFaces``: faces drawn here with OpenCV, so that tests and quick demos need no download
+  and no third-party artwork ships with the project. They are plain but have what a reader
+  needs: corner indices, pips or a court panel, red and black suits.
+
+``face_sets("test")`` picks the designs of a split, building the cache on first use.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from referee.cards import FULL_DECK, Card, Rank, Suit
+
+from .faces import BACK, StudioError, build_faces, cache_dir, designs_in, load_catalogue
+
+TINY = "tiny"
+
+
+class FaceSet(Protocol):
+    name: str
+
+    def face(self, card: Card | str) -> np.ndarray:
+        """The RGBA face of ``card`` (or of the back, for ``"back"``)."""
+        ...
+
+
+class DesignFaces:
+    """A design in the face cache; faces are read on first use and kept."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.name = folder.name
+        meta = json.loads((folder / "design.json").read_text())
+        self.split = meta.get("split", "")
+        self._faces: dict[str, np.ndarray] = {}
+
+    def face(self, card: Card | str) -> np.ndarray:
+        key = BACK if card == BACK else str(card)
+        if key not in self._faces:
+            image = cv2.imread(str(self.folder / f"{key}.png"), cv2.IMREAD_UNCHANGED)
+            if image is None or image.ndim != 3 or image.shape[2] != 4:
+                raise StudioError(f"face cache: {self.folder / key}.png is missing or broken; "
+                                  "run 'sueca-referee studio faces --force'")
+            self._faces[key] = image
+        return self._faces[key]
+
+
+class TinyFaces:
+    """Procedurally drawn faces (``variant`` 0-2 changes colours and fonts)."""
+
+    def __init__(self, variant: int = 0, width: int = 160) -> None:
+        self.name = f"{TINY}-{variant}"
+        self.variant = variant
+        self.width = width
+        self.height = int(round(width * 88 / 63))
+        self._faces: dict[str, np.ndarray] = {}
+
+    def face(self, card: Card | str) -> np.ndarray:
+        key = BACK if card == BACK else str(card)
+        if key not in self._faces:
+            self._faces[key] = (self._draw_back() if key == BACK
+                                else self._draw_face(Card.parse(key)))
+        return self._faces[key]
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _blank(self, colour: tuple[int, int, int]) -> np.ndarray:
+        w, h = self.width, self.height
+        image = np.zeros((h, w, 4), np.uint8)
+        image[..., :3] = colour
+        radius = w // 14
+        alpha = np.zeros((h, w), np.uint8)
+        cv2.rectangle(alpha, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+        cv2.rectangle(alpha, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+        for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius),
+                       (w - 1 - radius, h - 1 - radius)):
+            cv2.circle(alpha, (cx, cy), radius, 255, -1, cv2.LINE_AA)
+        image[..., 3] = alpha
+        cv2.rectangle(image, (0, 0), (w - 1, h - 1), (150, 150, 150, 255), 1)
+        image[..., 3] = alpha
+        return image
+
+    def _ink(self, suit: Suit) -> tuple[int, int, int]:
+        reds = [(40, 30, 200), (50, 50, 210), (30, 20, 170)]
+        blacks = [(25, 25, 25), (60, 30, 20), (20, 40, 20)]
+        red = suit in (Suit.HEARTS, Suit.DIAMONDS)
+        return (reds if red else blacks)[self.variant % 3]
+
+    def _draw_face(self, card: Card) -> np.ndarray:
+        w, h = self.width, self.height
+        image = self._blank((245, 248, 250) if self.variant != 1 else (232, 240, 246))
+        ink = self._ink(card.suit)
+        font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
+                cv2.FONT_HERSHEY_TRIPLEX)[self.variant % 3]
+        half = np.zeros_like(image)
+        self._corner_index(half, card, ink, font)
+        turned = cv2.rotate(half, cv2.ROTATE_180)
+        layer = np.maximum(half[..., 3], turned[..., 3])
+        inked = np.where(half[..., 3:] > 0, half, turned)
+        if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+            self._court(image, card, ink, font)
+        else:
+            for x, y, flip in _pip_positions(card.rank):
+                _suit_symbol(image, card.suit, (int(w * x), int(h * y)),
+                             w * (0.16 if card.rank != Rank.ACE else 0.34), (*ink, 255), flip)
+        a = layer.astype(np.float32)[..., None] / 255
+        image[..., :3] = (image[..., :3] * (1 - a) + inked[..., :3] * a).astype(np.uint8)
+        return image
+
+    def _corner_index(self, image: np.ndarray, card: Card, ink: tuple[int, int, int],
+                      font: int) -> None:
+        w = self.width
+        text = card.rank.symbol
+        scale = w / 170 if len(text) == 1 else w / 230
+        colour = (*ink, 255)
+        cv2.putText(image, text, (int(w * 0.04), int(w * 0.16)), font, scale, colour,
+                    max(1, w // 60), cv2.LINE_AA)
+        _suit_symbol(image, card.suit, (int(w * 0.11), int(w * 0.27)), w * 0.11, colour)
+
+    def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
+        w, h = self.width, self.height
+        x0, y0, x1, y1 = int(w * 0.22), int(h * 0.17), int(w * 0.78), int(h * 0.83)
+        panel = [(200, 170, 60), (60, 160, 220), (90, 140, 60)][(card.rank.strength
+                                                                  + self.variant) % 3]
+        cv2.rectangle(image, (x0, y0), (x1, y1), (*panel, 255), -1)
+        cv2.rectangle(image, (x0, y0), (x1, y1), (*ink, 255), max(1, w // 80))
+        cv2.putText(image, card.rank.symbol, (int(w * 0.36), int(h * 0.47)), font, w / 70,
+                    (*ink, 255), max(2, w // 40), cv2.LINE_AA)
+        _suit_symbol(image, card.suit, (w // 2, int(h * 0.66)), w * 0.2, (*ink, 255))
+
+    def _draw_back(self) -> np.ndarray:
+        w, h = self.width, self.height
+        colours = [(140, 50, 30), (40, 40, 150), (60, 110, 40)]
+        image = self._blank(colours[self.variant % 3])
+        m = w // 12
+        for k in range(-h, w + h, max(4, w // 16)):
+            cv2.line(image, (k, 0), (k + h, h), (230, 230, 230, 255), 1, cv2.LINE_AA)
+            cv2.line(image, (k, 0), (k - h, h), (230, 230, 230, 255), 1, cv2.LINE_AA)
+        alpha = image[..., 3].copy()
+        cv2.rectangle(image, (m, m), (w - m, h - m), (250, 250, 250, 255), max(2, w // 40))
+        image[..., 3] = alpha
+        return image
+
+
+def _pip_positions(rank: Rank) -> list[tuple[float, float, bool]]:
+    """Pip centres as fractions of the face, and whether the pip is upside down."""
+    left, mid, right = 0.3, 0.5, 0.7
+    rows = {
+        Rank.ACE: [(mid, 0.5)],
+        Rank.TWO: [(mid, 0.22), (mid, 0.78)],
+        Rank.THREE: [(mid, 0.22), (mid, 0.5), (mid, 0.78)],
+        Rank.FOUR: [(left, 0.22), (right, 0.22), (left, 0.78), (right, 0.78)],
+        Rank.FIVE: [(left, 0.22), (right, 0.22), (mid, 0.5), (left, 0.78), (right, 0.78)],
+        Rank.SIX: [(x, y) for y in (0.22, 0.5, 0.78) for x in (left, right)],
+        Rank.SEVEN: [(x, y) for y in (0.22, 0.5, 0.78) for x in (left, right)] + [(mid, 0.36)],
+        Rank.EIGHT: [(x, y) for y in (0.22, 0.5, 0.78) for x in (left, right)]
+        + [(mid, 0.36), (mid, 0.64)],
+        Rank.NINE: [(x, y) for y in (0.22, 0.41, 0.59, 0.78) for x in (left, right)]
+        + [(mid, 0.5)],
+        Rank.TEN: [(x, y) for y in (0.22, 0.41, 0.59, 0.78) for x in (left, right)]
+        + [(mid, 0.31), (mid, 0.69)],
+    }[rank]
+    return [(x, y, y > 0.5) for x, y in rows]
+
+
+def _suit_symbol(image: np.ndarray, suit: Suit, centre: tuple[int, int], size: float,
+                 colour: tuple[int, ...], upside_down: bool = False) -> None:
+    """Draw a suit symbol of height ``size`` px centred at ``centre``."""
+    cx, cy = centre
+    s = size / 2
+    sign = -1 if upside_down else 1
+
+    def pt(dx: float, dy: float) -> tuple[int, int]:
+        return int(round(cx + dx * s)), int(round(cy + sign * dy * s))
+
+    def lobe(dx: float, dy: float, r: float) -> None:
+        cv2.circle(image, pt(dx, dy), max(1, int(round(r * s))), colour, -1, cv2.LINE_AA)
+
+    if suit == Suit.DIAMONDS:
+        poly = [pt(0, -1), pt(0.72, 0), pt(0, 1), pt(-0.72, 0)]
+        cv2.fillConvexPoly(image, np.array(poly), colour, cv2.LINE_AA)
+    elif suit == Suit.HEARTS:
+        lobe(-0.45, -0.4, 0.5)
+        lobe(0.45, -0.4, 0.5)
+        cv2.fillConvexPoly(image, np.array([pt(-0.93, -0.25), pt(0.93, -0.25), pt(0, 1)]),
+                           colour, cv2.LINE_AA)
+    elif suit == Suit.SPADES:
+        lobe(-0.45, 0.25, 0.48)
+        lobe(0.45, 0.25, 0.48)
+        cv2.fillConvexPoly(image, np.array([pt(-0.9, 0.1), pt(0.9, 0.1), pt(0, -1)]),
+                           colour, cv2.LINE_AA)
+        cv2.fillConvexPoly(image, np.array([pt(0, 0.3), pt(0.35, 1), pt(-0.35, 1)]),
+                           colour, cv2.LINE_AA)
+    else:  # clubs
+        lobe(0, -0.5, 0.42)
+        lobe(-0.5, 0.15, 0.42)
+        lobe(0.5, 0.15, 0.42)
+        cv2.fillConvexPoly(image, np.array([pt(0, -0.1), pt(0.35, 1), pt(-0.35, 1)]),
+                           colour, cv2.LINE_AA)
+
+
+def face_sets(spec: str, log: Callable[[str], None] = print) -> list[FaceSet]:
+    """The face sets named by ``spec``: a split (``train``, ``val``, ``test``, ``all``),
+    ``tiny`` (the procedural faces), or design names separated by commas. Builds the face cache
+    for Debian designs when it is missing. Raises ``StudioError``."""
+    if spec == TINY:
+        return [TinyFaces(v) for v in range(3)]
+    if spec in ("train", "val", "test", "all"):
+        wanted = [d.name for d in designs_in(spec)]
+        split = spec
+    else:
+        names = {d.name: d for d in load_catalogue() if not d.skip}
+        wanted = [n.strip() for n in spec.split(",") if n.strip()]
+        unknown = [n for n in wanted if n not in names and n != TINY]
+        if unknown:
+            raise StudioError(f"unknown design '{unknown[0]}' (see vision/studio/designs.yaml, "
+                              "or use a split: train, val, test, all, tiny)")
+        split = "all"
+    folder = cache_dir() / "faces"
+    missing = [n for n in wanted if n != TINY and not (folder / n / "design.json").exists()]
+    if missing:
+        log(f"face cache lacks {len(missing)} design(s); building it (once)")
+        build_faces(split, log=log)
+    sets: list[FaceSet] = []
+    for name in wanted:
+        if name == TINY:
+            sets.append(TinyFaces(0))
+        elif (folder / name / "design.json").exists():
+            sets.append(DesignFaces(folder / name))
+    if not sets:
+        raise StudioError(f"no usable designs for '{spec}' in {folder}")
+    return sets
