@@ -10,8 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from typing import TYPE_CHECKING
+
 from referee import __version__
 from referee import scorer
+
+if TYPE_CHECKING:
+    from vision.layout import TableLayout
 
 PROG = "sueca-referee"
 
@@ -63,7 +68,30 @@ def build_parser() -> argparse.ArgumentParser:
                         help="chance that a table picture shows the ArUco markers (default 0.5)")
     images.add_argument("--workers", type=_positive_int, default=None,
                         help="processes (default: one per core)")
+    images.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     images.set_defaults(run=run_studio_images)
+
+    clip = studio_commands.add_parser(
+        "clip", help="render a whole game as a video clip with a truth log",
+        description="Render a game as a 30 fps video of the table: the dealer shows the trump, "
+                    "each card is carried in by its player's hand, the winner sweeps each trick "
+                    "away. The truth log (JSONL) gives the frame each card comes to rest, each "
+                    "trick is cleared, what the rules engine announces, and the verdict. Games "
+                    "with cheating are rendered as written.")
+    clip.add_argument("game_file", nargs="?", metavar="GAME_FILE",
+                      help="a game file as sueca-scorer reads it (or use --random)")
+    clip.add_argument("--random", type=int, metavar="SEED",
+                      help="render a random legal game dealt from SEED instead of a file")
+    clip.add_argument("--revoke", action="store_true",
+                      help="with --random: one player fails to follow suit once")
+    clip.add_argument("--out", required=True, metavar="CLIP.mp4", help="video to write")
+    clip.add_argument("--truth", metavar="TRUTH.jsonl",
+                      help="truth log to write (default: next to the video, .jsonl)")
+    clip.add_argument("--seed", type=int, default=1,
+                      help="seed for camera, table, light and movements (default 1)")
+    _add_render_options(clip)
+    clip.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
+    clip.set_defaults(run=run_studio_clip)
     return parser
 
 
@@ -97,16 +125,30 @@ def _add_render_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--quiet", action="store_true", help="no progress line")
 
 
+def _layout(ns: argparse.Namespace, command: str) -> TableLayout | None:
+    from referee.config import ConfigError
+    from vision.layout import LayoutError, load_layout
+
+    try:
+        return load_layout(ns.config)
+    except (ConfigError, LayoutError) as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return None
+
+
 def run_studio_images(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.studio.faces import StudioError
     from vision.studio.images import ImageSetSettings, write_image_set
 
+    layout = _layout(ns, "studio images")
+    if layout is None:
+        return 2
     settings = ImageSetSettings(ns.count, ns.seed, ns.designs, ns.difficulty, ns.kind,
                                 ns.size[0], ns.size[1], ns.markers)
     try:
-        labels = write_image_set(Path(ns.out), settings, workers=ns.workers,
+        labels = write_image_set(Path(ns.out), settings, layout, workers=ns.workers,
                                  progress=not ns.quiet,
                                  log=lambda m: print(m, file=sys.stderr))
     except StudioError as error:
@@ -131,6 +173,54 @@ def run_studio_faces(ns: argparse.Namespace) -> int:
     built = [d.name for d in designs_in(ns.split) if (folder / d.name / "design.json").exists()]
     print(f"{len(built)} designs in {folder}")
     return 0 if built else 1
+
+
+def run_studio_clip(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import numpy as np
+
+    from referee.config import ConfigError, load_rules_config
+    from vision.studio.clip import game_from_file, game_from_seed, render_clip
+    from vision.studio.faces import StudioError
+    from vision.studio.facesets import face_sets
+
+    command = "studio clip"
+    if (ns.game_file is None) == (ns.random is None):
+        print(f"{PROG} {command}: give either a GAME_FILE or --random SEED", file=sys.stderr)
+        return 2
+    if ns.revoke and ns.random is None:
+        print(f"{PROG} {command}: --revoke goes with --random", file=sys.stderr)
+        return 2
+    layout = _layout(ns, command)
+    if layout is None:
+        return 2
+    try:
+        order = load_rules_config(ns.config).order
+    except ConfigError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 2
+    out = Path(ns.out)
+    truth = Path(ns.truth) if ns.truth else out.with_suffix(".jsonl")
+    try:
+        game = (game_from_file(ns.game_file, order) if ns.game_file is not None
+                else game_from_seed(ns.random, order, ns.revoke))
+        designs = face_sets(ns.designs, log=lambda m: print(m, file=sys.stderr))
+        faces = designs[int(np.random.default_rng([ns.seed, 5]).integers(len(designs)))]
+        frames = render_clip(game, faces, out, truth, ns.seed, layout, ns.size[0], ns.size[1],
+                             progress=not ns.quiet, log=lambda m: print(m, file=sys.stderr))
+    except StudioError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"{PROG} {command}: {error.strerror or error}"
+              f"{' (' + error.filename + ')' if getattr(error, 'filename', None) else ''}",
+              file=sys.stderr)
+        return 1
+    seconds = frames / 30
+    print(f"{out}: {frames} frames ({seconds:.1f} s, design {faces.name}); truth log {truth}")
+    print("\n".join(game.verdict))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -138,3 +138,14 @@ def layout_from_mapping(data: dict[str, Any] | None, source: str = "layout") -> 
         raise LayoutError(f"{source}: {error}") from None
     except (TypeError, ValueError) as error:
         raise LayoutError(f"{source}: layout: {error}") from None
+
+
+def load_layout(explicit: str | None = None) -> TableLayout:
+    """The ``layout`` section of the config file (see ``referee.config.find_config``), or the
+    default layout when there is no file. Raises ``LayoutError`` or ``ConfigError``."""
+    from referee.config import find_config, read_config_file
+
+    path = find_config(explicit)
+    if path is None:
+        return TableLayout()
+    return layout_from_mapping(read_config_file(path).get("layout"), str(path))

@@ -1,0 +1,185 @@
+"""Scene rendering: labels lie on the cards, seats come from the zones, visibility is honest.
+
+Every test draws with the procedural faces, so nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee import Card
+from referee.seats import SEATS, Seat
+from vision.layout import LayoutError, TableLayout, layout_from_mapping
+from vision.studio.camera import Camera
+from vision.studio.facesets import TinyFaces
+from vision.studio.objects import Hand
+from vision.studio.scene import CardOnTable, Look, Scene, Stage, render
+
+LAYOUT = TableLayout()
+PLAIN = Look(exposure=1.0, unevenness=0.0, vignette=0.0, shadow_strength=0.0, glare=0.0,
+             defocus=0.0, motion=0.0, noise=0.0)
+MAGENTA, GREEN = (255, 0, 255), (0, 255, 0)
+
+
+def marked_face(width: int = 90, height: int = 126) -> np.ndarray:
+    """A magenta card whose top-left quarter is green: shows where the card's top-left is."""
+    face = np.zeros((height, width, 4), np.uint8)
+    face[..., :3] = MAGENTA
+    face[: height // 2, : width // 2, :3] = GREEN
+    face[..., 3] = 255
+    return face
+
+
+def camera(tilt: float, yaw: float, k1: float, size=(640, 360)) -> Camera:
+    a = LAYOUT.area_mm
+    cam = Camera.looking_at(LAYOUT.centre, tilt, 700, yaw, *size, focal_px=size[0] * 0.8,
+                            k1=k1, k2=0.01 if k1 else 0.0)
+    return cam.framing(np.array([(0, 0), (a, 0), (a, a), (0, a)], float), 0.95)
+
+
+def stage(cam: Camera, surface: str = "blue felt", markers: bool = False) -> Stage:
+    return Stage(cam, LAYOUT, surface, markers, PLAIN, seed=3)
+
+
+def card_iou(picture: np.ndarray, quad: np.ndarray) -> float:
+    """Overlap of the labelled outline with the card's own pixels (magenta or green) around it."""
+    import cv2
+
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 12, 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 12
+    box = picture[y0:y1, x0:x1].astype(int)
+    card = (np.abs(box - MAGENTA).sum(axis=2) < 200) | (np.abs(box - GREEN).sum(axis=2) < 200)
+    label = np.zeros(box.shape[:2], np.uint8)
+    cv2.fillPoly(label, [np.round((quad - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8,
+                 shift=4)
+    label = label > 0
+    return float((card & label).sum() / max((card | label).sum(), 1))
+
+
+@pytest.mark.parametrize("tilt,yaw,k1", [(0, 0, 0.0), (35, 20, -0.15), (58, -140, 0.05),
+                                         (20, 90, -0.15)])
+def test_labelled_corners_lie_on_the_card_in_the_picture(tilt, yaw, k1):
+    cam = camera(tilt, yaw, k1, size=(1280, 720))
+    spots = [LAYOUT.zone(seat).centre for seat in SEATS]
+    spots += [(60.0, 60.0), (440.0, 60.0), (440.0, 440.0), (60.0, 440.0)]  # where lenses bend most
+    cards = [CardOnTable(Card.parse("AS"), marked_face(), spot, angle)
+             for spot, angle in zip(spots, (0, 73, 180, 250, 15, 100, 200, 290))]
+    picture, labels = render(stage(cam), Scene(cards=cards), np.random.default_rng(0))
+    assert len(labels) == 8
+    overlaps = [card_iou(picture, label.corners) for label in labels]
+    # Anti-aliased edges keep a right outline a little under 1; a lens left out of the labels
+    # shifts the outer cards by several pixels and brings the mean under 0.93.
+    assert min(overlaps) > 0.9 and np.mean(overlaps) > 0.945, np.round(overlaps, 3)
+    for label in labels:
+        quad = label.corners
+        # corner 1 is the card's own top-left: the green quarter
+        towards_centre = quad[0] + (quad.mean(axis=0) - quad[0]) * 0.3
+        x, y = np.round(towards_centre).astype(int)
+        assert np.abs(picture[y, x].astype(int) - GREEN).sum() < 120
+        # and the corners go round clockwise on screen (y down): positive signed area
+        x_, y_ = quad[:, 0], quad[:, 1]
+        assert 0.5 * np.sum(x_ * np.roll(y_, -1) - np.roll(x_, -1) * y_) > 0
+
+
+def test_seats_come_from_the_zones_and_the_middle_is_nobodys():
+    cam = camera(10, 0, 0.0)
+    cards = [CardOnTable(Card.parse("7D"), marked_face(), LAYOUT.zone(Seat(3)).centre, 180),
+             CardOnTable(Card.parse("KH"), marked_face(), LAYOUT.centre, 45)]
+    _, labels = render(stage(cam), Scene(cards=cards), np.random.default_rng(0))
+    by_card = {str(label.card): label for label in labels}
+    assert by_card["7D"].seat == Seat(3)
+    assert by_card["KH"].seat is None
+
+
+def test_with_seat_one_at_the_bottom_the_zones_sit_where_config_says():
+    cam = camera(0, 0, 0.0)
+    centre = cam.project(np.array([LAYOUT.centre]))[0]
+    for seat in SEATS:
+        p = cam.project(np.array([LAYOUT.zone(seat).centre]))[0]
+        side = LAYOUT.side_of(seat)
+        dx, dy = p - centre
+        expected = {"bottom": dy > 0, "top": dy < 0, "left": dx < 0, "right": dx > 0}[side]
+        assert expected, (seat, side, dx, dy)
+
+
+def test_a_hand_over_a_card_lowers_its_visible_share():
+    cam = camera(20, 0, 0.0)
+    spot = LAYOUT.zone(Seat(1)).centre
+    card = CardOnTable(Card.parse("QC"), marked_face(), spot, 0)
+    hand = Hand(tip=(spot[0], spot[1] - 10), towards=(0.0, 1.0), skin=(120, 150, 200), lift=5)
+    _, bare = render(stage(cam), Scene(cards=[card]), np.random.default_rng(0))
+    _, covered = render(stage(cam), Scene(cards=[card], hands=[hand]), np.random.default_rng(0))
+    assert bare[0].visible > 0.97
+    assert covered[0].visible < 0.75
+
+
+def test_a_card_over_another_hides_part_of_it():
+    cam = camera(0, 0, 0.0)
+    x, y = LAYOUT.zone(Seat(1)).centre
+    under = CardOnTable(Card.parse("2H"), marked_face(), (x, y), 0)
+    over = CardOnTable(Card.parse("3H"), marked_face(), (x + 31.5, y), 0)
+    _, labels = render(stage(cam), Scene(cards=[under, over]), np.random.default_rng(0))
+    share = {str(label.card): label.visible for label in labels}
+    assert 0.4 < share["2H"] < 0.6
+    assert share["3H"] > 0.97
+
+
+def test_a_card_off_the_picture_has_no_label_and_one_half_off_is_half_visible():
+    cam = camera(0, 0, 0.0)
+    far = CardOnTable(Card.parse("5S"), marked_face(), (-900.0, -900.0), 0)
+    edge_x = cam.project(np.array([LAYOUT.centre]))[0]
+    # find the table x that lands on the picture's left edge at the centre's height
+    xs = np.linspace(-400, 250, 1300)
+    px = cam.project(np.column_stack([xs, np.full_like(xs, LAYOUT.centre[1])]))[:, 0]
+    at_edge = xs[np.argmin(np.abs(px))]
+    half = CardOnTable(Card.parse("6S"), marked_face(), (float(at_edge), LAYOUT.centre[1]), 0)
+    _, labels = render(stage(cam), Scene(cards=[far, half]), np.random.default_rng(0))
+    assert [str(label.card) for label in labels] == ["6S"]
+    assert 0.35 < labels[0].visible < 0.65
+    assert edge_x[0] > 0
+
+
+def test_markers_are_printed_where_the_layout_puts_them():
+    import cv2
+
+    cam = camera(25, 10, -0.08)
+    picture, _ = render(stage(cam, "wood", markers=True), Scene(), np.random.default_rng(0))
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY))
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    expected = LAYOUT.marker_squares()
+    for found, marker_id in zip(corners, ids.ravel()):
+        truth = cam.project(np.array(expected[int(marker_id)]))
+        assert np.abs(found.reshape(4, 2) - truth).max() < 2.5
+
+
+def test_camera_without_distortion_projects_by_its_homography():
+    cam = camera(40, 30, 0.0)
+    pts = np.array([(0.0, 0.0), (500.0, 120.0), (250.0, 250.0)])
+    h = cam.homography()
+    homog = np.column_stack([pts, np.ones(3)]) @ h.T
+    assert np.allclose(cam.project(pts), homog[:, :2] / homog[:, 2:], atol=1e-6)
+
+
+def test_tiny_faces_are_drawn_for_every_card_and_differ():
+    faces = TinyFaces(0)
+    seen = set()
+    for text in ("AS", "AH", "7D", "10C", "KS", "QS", "JS", "back"):
+        face = faces.face(text if text == "back" else Card.parse(text))
+        assert face.shape[2] == 4 and face[..., 3].max() == 255
+        seen.add(face.tobytes())
+    assert len(seen) == 8
+
+
+def test_layout_reads_config_and_refuses_nonsense():
+    layout = layout_from_mapping({"area_mm": 600, "seat_sides": {"bottom": 3, "left": 4,
+                                                                 "top": 1, "right": 2}})
+    assert layout.side_of(Seat(1)) == "top"
+    assert layout.seat_at(*layout.zone(Seat(2)).centre) == Seat(2)
+    with pytest.raises(LayoutError, match="unknown key 'layout.area'"):
+        layout_from_mapping({"area": 500})
+    with pytest.raises(LayoutError, match="seat_sides"):
+        layout_from_mapping({"seat_sides": {"bottom": 1, "left": 1, "top": 3, "right": 4}})
+    with pytest.raises(LayoutError, match="zone_near_mm"):
+        layout_from_mapping({"zone_near_mm": 300})

@@ -1,0 +1,179 @@
+"""What the studio writes: labelled image sets and game clips with truth logs.
+
+Drawn with the procedural faces at small sizes, so the suite needs no download and stays quick.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.gamefile import parse_game, read_game_text
+from referee.judge import judge_game
+from referee.seats import TableOrder
+from tests.helpers import SAMPLE_GAMES, console_script, run_command, score_in_process
+from vision.layout import TableLayout
+from vision.studio.clip import (
+    Choreographer,
+    Timing,
+    game_from_file,
+    game_from_seed,
+    read_truth,
+    render_clip,
+)
+from vision.studio.facesets import TinyFaces
+from vision.studio.images import HEADER, ImageSetSettings, write_image_set
+
+SMALL = dict(designs="tiny", width=320, height=180)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha1(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "studio.json"}
+
+
+def test_same_seed_same_set_whatever_the_workers(tmp_path):
+    settings = ImageSetSettings(6, seed=7, difficulty="hard", kind="mixed", **SMALL)
+    write_image_set(tmp_path / "one", settings, workers=1, progress=False, log=lambda m: None)
+    write_image_set(tmp_path / "two", settings, workers=2, progress=False, log=lambda m: None)
+    assert digest(tmp_path / "one") == digest(tmp_path / "two")
+    other = ImageSetSettings(6, seed=8, difficulty="hard", kind="mixed", **SMALL)
+    write_image_set(tmp_path / "three", other, workers=1, progress=False, log=lambda m: None)
+    assert digest(tmp_path / "three") != digest(tmp_path / "one")
+
+
+def test_labels_file_lists_every_image_and_reads_back(tmp_path):
+    settings = ImageSetSettings(8, seed=3, difficulty="normal", **SMALL)
+    labels = write_image_set(tmp_path, settings, workers=1, progress=False, log=lambda m: None)
+    with labels.open() as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == HEADER
+    images = sorted((tmp_path / "images").glob("*.jpg"))
+    assert len(images) == 8
+    named = {row[0] for row in rows[1:]}
+    assert named <= {f"images/{p.name}" for p in images}
+    for row in rows[1:]:
+        assert row[1] == "back" or row[1][:-1] in {"A", "2", "3", "4", "5", "6", "7", "8", "9",
+                                                   "10", "J", "Q", "K"}
+        assert row[2] in {"", "1", "2", "3", "4"}
+        corners = np.array([float(v) for v in row[3:11]]).reshape(4, 2)
+        assert np.isfinite(corners).all()
+        assert 0 < float(row[11]) <= 1
+        picture = cv2.imread(str(tmp_path / row[0]))
+        assert picture.shape == (180, 320, 3)
+
+
+def test_studio_images_command_and_its_errors(tmp_path):
+    exe = console_script("sueca-referee")
+    done = run_command([exe, "studio", "images", "--designs", "tiny", "--count", "3",
+                        "--size", "320x180", "--out", str(tmp_path / "set"), "--seed", "7",
+                        "--quiet"])
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "set" / "labels.csv").exists()
+    assert (tmp_path / "set" / "studio.json").exists()
+    bad = run_command([exe, "studio", "images", "--designs", "tiny", "--size", "big",
+                       "--out", str(tmp_path / "x")])
+    assert bad.returncode == 2 and "1280x720" in bad.stderr
+    unknown = run_command([exe, "studio", "images", "--designs", "nosuchdeck", "--count", "1",
+                           "--out", str(tmp_path / "y"), "--quiet"])
+    assert unknown.returncode == 1 and "unknown design 'nosuchdeck'" in unknown.stderr
+    assert "Traceback" not in bad.stderr + unknown.stderr
+
+
+def frames_of(game, seed: int = 1):
+    director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(seed))
+    truth = []
+    scenes = 0
+    for number, frame in enumerate(director.frames()):
+        truth += [{"frame": number, **record} for record in frame.truth]
+        scenes += 1
+    return truth, scenes
+
+
+@pytest.mark.parametrize("name", ["game1.sueca", "game1c.sueca", "game2.sueca"])
+def test_clip_choreography_agrees_with_the_rules_engine(name):
+    path = SAMPLE_GAMES / name
+    game = game_from_file(path)
+    judgement = judge_game(parse_game(read_game_text(path)), str(path), TableOrder())
+    truth, frames = frames_of(game)
+    rests = [r for r in truth if r["event"] == "card_rest"]
+    assert [(r["seat"], r["card"]) for r in rests] == [
+        (p.seat.number, str(p.card)) for t in judgement.tricks for p in t.plays]
+    assert all(a["frame"] < b["frame"] for a, b in zip(rests, rests[1:]))
+    cleared = [r for r in truth if r["event"] == "trick_cleared"]
+    trump = judgement.trump.suit
+    assert [r["winner"] for r in cleared] == [t.winner(trump).number for t in judgement.tricks]
+    assert [r["points"] for r in cleared] == [t.points for t in judgement.tricks]
+    # every trick is cleared after its fourth card and before the next trick's first
+    for n, clear in enumerate(cleared):
+        assert rests[4 * n + 3]["frame"] < clear["frame"]
+        if n < 9:
+            assert clear["frame"] < rests[4 * n + 4]["frame"]
+    shown = next(r for r in truth if r["event"] == "trump_shown")
+    assert shown["card"] == str(judgement.trump) and shown["seat"] == 2
+    assert shown["frame"] < next(r for r in truth if r["event"] == "trump_taken")["frame"] \
+        < rests[0]["frame"]
+    # the announcements end with the scorer's own verdict
+    status, out, _ = score_in_process("-g", str(path))
+    scorer_verdict = [line for line in out.splitlines()
+                      if line.startswith(("Pair", "Score", "The game resulted"))][:2]
+    over = [r for r in truth if r["event"] == "announce" and r["kind"] == "game_over"]
+    assert len(over) == 1 and over[0]["message"].splitlines() == scorer_verdict
+    assert game.verdict[-2:] == scorer_verdict
+
+
+def test_a_revoke_clip_announces_the_revoke_once():
+    truth, _ = frames_of(game_from_file(SAMPLE_GAMES / "game1c.sueca"))
+    revokes = [r for r in truth if r["event"] == "announce" and r["kind"] == "revoke"]
+    assert [(r["seat"], r["round"]) for r in revokes] == [(2, 3)]
+
+
+def test_random_games_render_as_dealt():
+    game = game_from_seed(11, revoke=True)
+    truth, _ = frames_of(game, seed=4)
+    assert len([r for r in truth if r["event"] == "card_rest"]) == 40
+    assert any(r["event"] == "announce" and r["kind"] == "revoke" for r in truth)
+
+
+def test_rendered_clip_has_the_frames_its_truth_log_counts(tmp_path):
+    game = game_from_file(SAMPLE_GAMES / "game2.sueca")
+    fast = Timing(carry=3, withdraw=2, between=1, trump_shown=3, before_sweep=2, gather=2,
+                  pull=2, tail=2)
+    out, truth_path = tmp_path / "g2.mp4", tmp_path / "g2.jsonl"
+    frames = render_clip(game, TinyFaces(1), out, truth_path, seed=5, width=320, height=180,
+                         timing=fast, progress=False)
+    truth = read_truth(truth_path)
+    assert truth[0]["event"] == "clip" and truth[-1] == {"event": "end", "frames": frames}
+    capture = cv2.VideoCapture(str(out))
+    count = 0
+    while capture.read()[0]:
+        count += 1
+    assert count == frames
+    assert capture.get(cv2.CAP_PROP_FPS) == pytest.approx(30, abs=0.5)
+    verdict = next(r for r in truth if r["event"] == "verdict")
+    assert verdict["score"] == [60, 60] and verdict["lines"][0] == "The game resulted in a draw."
+    # the corners of a resting card are on the picture
+    rest = next(r for r in truth if r["event"] == "card_rest")
+    corners = np.array(rest["corners"])
+    assert ((corners >= 0) & (corners < [320, 180])).all()
+
+
+def test_studio_clip_command_refuses_bad_input(tmp_path):
+    exe = console_script("sueca-referee")
+    neither = run_command([exe, "studio", "clip", "--out", str(tmp_path / "a.mp4")])
+    assert neither.returncode == 2 and "GAME_FILE or --random" in neither.stderr
+    missing = run_command([exe, "studio", "clip", str(tmp_path / "nope.sueca"),
+                           "--out", str(tmp_path / "a.mp4"), "--designs", "tiny"])
+    assert missing.returncode == 1 and "could not find the game file" in missing.stderr
+    bad = tmp_path / "bad.sueca"
+    bad.write_text("Trump Card: 7D\nAH 2D\n")
+    broken = run_command([exe, "studio", "clip", str(bad), "--out", str(tmp_path / "a.mp4"),
+                          "--designs", "tiny"])
+    assert broken.returncode == 1 and "invalid" in broken.stderr
+    for done in (neither, missing, broken):
+        assert "Traceback" not in done.stderr

@@ -1,0 +1,397 @@
+"""Whole games as video: ``sueca-referee studio clip``.
+
+A clip is choreographed as a list of frames. The dealer's hand brings the trump card into the
+dealer's zone, leaves it there for a second and takes it back. Then every card of every trick is
+carried in by its player's hand from that player's side, comes to rest in the player's zone, and
+the hand goes away; after the fourth card the trick's winner reaches in, gathers the four cards
+and pulls them off the table. The camera, table and light stay put (a ``Stage``); only the
+``Scene`` changes from frame to frame.
+
+Next to the video, a truth log (JSONL, one object a line) says what happened and when:
+
+- ``clip``: settings (fps, size, design, seed, layout, camera, the game);
+- ``trump_shown`` / ``trump_taken``: the frame the trump card comes to rest and is taken back;
+- ``card_rest``: the frame each card comes to rest, with round, seat, card and picture corners;
+- ``announce``: what the rules engine says after that card (trump, cut, trick won, cheating);
+- ``trick_cleared``: the frame the swept trick has left the table, with winner and points;
+- ``verdict``: the final score and verdict, as ``sueca-scorer`` gives them for the game;
+- ``end``: the number of frames.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import cv2
+import numpy as np
+
+from referee.cards import Card
+from referee.engine import Referee
+from referee.events import CardPlayed, TrumpRevealed
+from referee.seats import Seat, TableOrder
+from referee.tricks import Trick
+
+from ..layout import TableLayout
+from ..progress import Progress
+from .camera import Camera
+from .faces import StudioError
+from .facesets import FaceSet
+from .objects import SKIN_TONES, Hand
+from .randomize import SIDE_ANGLE, random_look
+from .scene import CardOnTable, Scene, Stage, render
+
+FPS = 30
+
+
+@dataclass(frozen=True)
+class GameToRender:
+    """What a clip shows: the trump, the tricks with seats, and what the scorer says."""
+
+    trump: Card
+    tricks: tuple[Trick, ...]
+    order: TableOrder
+    score: tuple[int, int] | None
+    verdict: list[str]  # the scorer's output lines for the game
+    fault: str | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Frames each movement takes."""
+
+    carry: int = 12  # a hand brings a card from the table's edge to its place
+    withdraw: int = 7
+    between: int = 5  # nothing moves between two plays
+    trump_shown: int = 24
+    before_sweep: int = 10
+    gather: int = 7
+    pull: int = 10
+    tail: int = 15
+
+
+def _ease_out(t: float) -> float:
+    return 1 - (1 - t) ** 3
+
+
+def _ease_in(t: float) -> float:
+    return t ** 2
+
+
+@dataclass
+class _Table:
+    """The cards lying still on the table, and the hands that are about."""
+
+    resting: list[CardOnTable] = field(default_factory=list)
+
+
+@dataclass
+class Frame:
+    scene: Scene
+    truth: list[dict[str, Any]]
+
+
+class Choreographer:
+    """Turns a game into frames (scenes plus truth records)."""
+
+    def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
+                 rng: np.random.Generator, timing: Timing = Timing()) -> None:
+        self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
+        self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
+        self.table = _Table()
+        self.referee = Referee(game.order)
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def _rest_pose(self, seat: Seat) -> tuple[np.ndarray, float]:
+        zone = self.layout.zone(seat)
+        out = np.array(self.layout.outward(seat))
+        across = np.array([-out[1], out[0]])
+        centre = np.array(zone.centre) + out * self.rng.normal(-10, 15) \
+            + across * self.rng.normal(0, 22)
+        angle = SIDE_ANGLE[self.layout.side_of(seat)] + float(self.rng.normal(0, 12))
+        return centre, angle
+
+    def _off_table(self, seat: Seat, point: np.ndarray) -> np.ndarray:
+        out = np.array(self.layout.outward(seat))
+        return point + out * (self.layout.area_mm / 2 + 320)
+
+    def _hand(self, seat: Seat, tip: np.ndarray, lift: float) -> Hand:
+        out = np.array(self.layout.outward(seat))
+        return Hand((float(tip[0]), float(tip[1])), (float(out[0]), float(out[1])),
+                    self.skins[seat.number], size=1.0, lift=lift, spread=0.12, curl=0.2,
+                    thumb_side=1 if seat.number % 2 else -1)
+
+    def _scene(self, extra_cards: list[CardOnTable] = (), hands: list[Hand] = ()) -> Scene:
+        return Scene(cards=list(self.table.resting) + list(extra_cards), hands=list(hands))
+
+    # -- movements -------------------------------------------------------------------------
+
+    def _bring(self, seat: Seat, card: Card) -> Iterator[Frame]:
+        """A hand carries ``card`` in; yields frames up to the one where it lies still."""
+        rest, angle = self._rest_pose(seat)
+        start = self._off_table(seat, rest)
+        start_angle = angle + float(self.rng.normal(0, 20))
+        out = np.array(self.layout.outward(seat))
+        face = self.faces.face(card)
+        grip = CARD_GRIP_MM
+        n = self.timing.carry
+        for k in range(1, n + 1):
+            t = _ease_out(k / n)
+            pos = start + (rest - start) * t
+            lift = 25 * (1 - t)
+            moving = CardOnTable(card, face, (float(pos[0]), float(pos[1])),
+                                 start_angle + (angle - start_angle) * t, lift)
+            tip = pos + out * grip
+            yield Frame(self._scene([moving], [self._hand(seat, tip, lift + 10)]), [])
+        self.table.resting.append(CardOnTable(card, face, (float(rest[0]), float(rest[1])),
+                                              angle))
+
+    def _withdraw(self, seat: Seat, from_card: CardOnTable) -> Iterator[Frame]:
+        out = np.array(self.layout.outward(seat))
+        tip0 = np.array(from_card.centre) + out * CARD_GRIP_MM
+        n = self.timing.withdraw
+        for k in range(1, n + 1):
+            tip = tip0 + out * 380 * _ease_in(k / n)
+            yield Frame(self._scene([], [self._hand(seat, tip, 10 + 30 * k / n)]), [])
+
+    def _still(self, n: int) -> Iterator[Frame]:
+        for _ in range(n):
+            yield Frame(self._scene(), [])
+
+    def frames(self) -> Iterator[Frame]:
+        game, timing = self.game, self.timing
+        dealer = game.order.dealer
+        # The trump: shown by the dealer, then taken back.
+        yield from self._bring(dealer, game.trump)
+        shown = self.table.resting[-1]
+        truth = [{"event": "trump_shown", "seat": dealer.number, "card": str(game.trump)}]
+        truth += self._announce(TrumpRevealed(game.trump))
+        yield Frame(self._scene(), truth)
+        yield from self._withdraw(dealer, shown)
+        yield from self._still(timing.trump_shown)
+        out = np.array(self.layout.outward(dealer))
+        tip0 = np.array(shown.centre) + out * CARD_GRIP_MM
+        for k in range(1, timing.carry + 1):  # the hand comes back for the card...
+            t = _ease_out(k / timing.carry)
+            tip = tip0 + out * 380 * (1 - t)
+            yield Frame(self._scene([], [self._hand(dealer, tip, 10 + 20 * (1 - t))]), [])
+        self.table.resting.remove(shown)
+        for k in range(1, timing.carry + 1):  # ...and takes it away
+            t = _ease_in(k / timing.carry)
+            pos = np.array(shown.centre) + out * 420 * t
+            moving = CardOnTable(shown.card, shown.face, (float(pos[0]), float(pos[1])),
+                                 shown.angle, 20 * t)
+            frame_truth = [{"event": "trump_taken"}] if k == timing.carry else []
+            yield Frame(self._scene([moving], [self._hand(dealer, pos + out * CARD_GRIP_MM,
+                                                          10 + 20 * t)]), frame_truth)
+        yield from self._still(timing.between * 2)
+
+        for rnd, trick in enumerate(game.tricks, start=1):
+            for play in trick.plays:
+                yield from self._bring(play.seat, play.card)
+                placed = self.table.resting[-1]
+                truth = [{"event": "card_rest", "round": rnd, "seat": play.seat.number,
+                          "card": str(play.card), "corners_mm": _rounded(placed.corners_mm())}]
+                truth += self._announce(CardPlayed(play.seat, play.card))
+                yield Frame(self._scene(), truth)
+                yield from self._withdraw(play.seat, placed)
+                yield from self._still(timing.between)
+            yield from self._still(timing.before_sweep)
+            yield from self._sweep(rnd, trick)
+        yield from self._still(timing.tail)
+
+    def _sweep(self, rnd: int, trick: Trick) -> Iterator[Frame]:
+        timing = self.timing
+        winner = trick.winner(self.game.trump.suit)
+        out = np.array(self.layout.outward(winner))
+        cards = list(self.table.resting[-4:])
+        del self.table.resting[-4:]
+        middle = np.array(self.layout.centre) + out * 40
+        for k in range(1, timing.carry + 1):  # the winner reaches in
+            t = _ease_out(k / timing.carry)
+            tip = middle + out * 420 * (1 - t)
+            yield Frame(Scene(cards=list(self.table.resting) + cards,
+                              hands=[self._hand(winner, tip - out * 50, 15)]), [])
+        starts = [np.array(c.centre) for c in cards]
+        for k in range(1, timing.gather + 1):  # gathers the cards together
+            t = _ease_out(k / timing.gather)
+            moved = [_moved(c, s + (middle - s) * t) for c, s in zip(cards, starts)]
+            yield Frame(Scene(cards=list(self.table.resting) + moved,
+                              hands=[self._hand(winner, middle - out * 50, 12)]), [])
+        for k in range(1, timing.pull + 1):  # and pulls them away
+            t = _ease_in(k / timing.pull)
+            shift = out * (self.layout.area_mm / 2 + 450) * t
+            moved = [_moved(c, middle + shift + (s - middle) * 0.05) for c, s in
+                     zip(cards, starts)]
+            truth = []
+            if k == timing.pull:
+                truth = [{"event": "trick_cleared", "round": rnd, "winner": winner.number,
+                          "points": trick.points}]
+            yield Frame(Scene(cards=list(self.table.resting) + moved,
+                              hands=[self._hand(winner, middle + shift - out * 50, 12)]), truth)
+
+    def _announce(self, event: TrumpRevealed | CardPlayed) -> list[dict[str, Any]]:
+        if self.referee.is_over:  # a proven cheat ended the game; the clip plays on as written
+            return []
+        return [{"event": "announce", **a.to_dict()} for a in self.referee.feed(event)]
+
+
+CARD_GRIP_MM = 30.0  # how far from the card's centre the fingertips hold it
+
+
+def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
+    return CardOnTable(card.card, card.face, (float(centre[0]), float(centre[1])), card.angle,
+                       2.0)
+
+
+def _rounded(points: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in points]
+
+
+def clip_stage(layout: TableLayout, seed: int, width: int = 1280, height: int = 720) -> Stage:
+    """The camera, table and light of a clip: markers on, seat 1 at the bottom of the picture,
+    a tripod or lamp camera at up to 35 degrees of tilt, calm light."""
+    rng = np.random.default_rng([seed, 99])
+    look = random_look(rng, "normal")
+    look.motion = 0.0
+    look.noise = min(look.noise, 2.5)
+    look.jpeg_quality = 95
+    cx, cy = layout.centre
+    tilt = float(rng.uniform(0, 35))
+    field_of_view = math.radians(rng.uniform(55, 75))
+    focal = width / 2 / math.tan(field_of_view / 2)
+    camera = Camera.looking_at((cx + rng.normal(0, 10), cy + rng.normal(0, 10)), tilt, 700.0,
+                               float(rng.normal(0, 4)), width, height, focal,
+                               float(rng.uniform(-0.12, 0.03)), float(rng.uniform(0, 0.02)))
+    a, margin = layout.area_mm, 10.0
+    frame = np.array([(-margin, -margin), (a + margin, -margin), (a + margin, a + margin),
+                      (-margin, a + margin)])
+    camera = camera.framing(frame, float(rng.uniform(0.85, 0.95)))
+    surface = str(rng.choice(["green felt", "green felt", "blue felt", "wood", "plain cloth",
+                              "patterned cloth", "red felt"]))
+    return Stage(camera, layout, surface, True, look, seed=int(rng.integers(2 ** 31)),
+                 steady_noise=True)
+
+
+class VideoOut:
+    """An MP4 writer (MPEG-4 part 2) as a context manager; raises OSError when it cannot."""
+
+    def __init__(self, path: Path, size: tuple[int, int], fps: int = FPS) -> None:
+        self.path = path
+        self.writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+        if not self.writer.isOpened():
+            raise OSError(f"cannot write video '{path}'")
+
+    def write(self, image: np.ndarray) -> None:
+        self.writer.write(image)
+
+    def __enter__(self) -> VideoOut:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.writer.release()
+
+
+def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path, seed: int,
+                layout: TableLayout = TableLayout(), width: int = 1280, height: int = 720,
+                timing: Timing = Timing(), progress: bool = True,
+                log: Callable[[str], None] = print) -> int:
+    """Render ``game`` to ``out`` with its truth log; returns the number of frames."""
+    stage = clip_stage(layout, seed, width, height)
+    rng = np.random.default_rng([seed, 7])
+    director = Choreographer(game, faces, layout, rng, timing)
+    expected = _expected_frames(game, timing)
+    frame_no = 0
+    with VideoOut(out, (width, height)) as video, truth_path.open("w") as truth, \
+            Progress("frames", expected, enabled=progress) as bar:
+        _log(truth, {"event": "clip", "fps": FPS, "size": [width, height], "seed": seed,
+                     "game": game.name, "design": faces.name, "surface": stage.surface_kind,
+                     "markers": stage.markers, "layout": layout.to_dict(),
+                     "camera": stage.camera.to_dict(), "dealer": game.order.dealer.number,
+                     "first_leader": game.order.first_leader.number,
+                     "direction": game.order.direction.value, "trump": str(game.trump)})
+        for frame in director.frames():
+            picture, _ = render(stage, frame.scene, rng)
+            video.write(picture)
+            for record in frame.truth:
+                if "corners_mm" in record:
+                    record["corners"] = _rounded(stage.camera.project(
+                        np.array(record["corners_mm"])))
+                _log(truth, {"frame": frame_no, "time": round(frame_no / FPS, 3), **record})
+            frame_no += 1
+            bar.advance()
+        _log(truth, {"event": "verdict", "frame": frame_no - 1,
+                     "score": list(game.score) if game.score else None,
+                     "fault": game.fault, "lines": game.verdict})
+        _log(truth, {"event": "end", "frames": frame_no})
+    return frame_no
+
+
+def _log(handle: TextIO, record: dict[str, Any]) -> None:
+    handle.write(json.dumps(record) + "\n")
+
+
+def _expected_frames(game: GameToRender, t: Timing) -> int:
+    per_card = t.carry + 1 + t.withdraw + t.between
+    trump = t.carry + 1 + t.withdraw + t.trump_shown + 2 * t.carry + 2 * t.between
+    per_trick = 4 * per_card + t.before_sweep + t.carry + t.gather + t.pull
+    return trump + len(game.tricks) * per_trick + t.tail
+
+
+def game_from_file(path: str | Path, order: TableOrder = TableOrder()) -> GameToRender:
+    """The game in a game file, judged as ``sueca-scorer`` judges it. Raises ``StudioError``
+    when the file cannot be read or its tricks cannot be laid out (bad cards, wrong number of
+    tricks); a game with cheating in it is rendered as written."""
+    from referee.gamefile import GameFileError, GameFileUnreadable, parse_game, read_game_text
+    from referee.judge import judge_game
+    from referee.scorer import report_lines
+
+    try:
+        record = parse_game(read_game_text(path))
+    except FileNotFoundError:
+        raise StudioError(f"could not find the game file '{path}'") from None
+    except GameFileUnreadable as error:
+        raise StudioError(f"could not read the game file: {error}") from None
+    except GameFileError as error:
+        raise StudioError(f"the game file '{path}' is invalid: {error}") from None
+    judgement = judge_game(record, str(path), order)
+    if not judgement.tricks:
+        raise StudioError(f"the game file '{path}' cannot be rendered: "
+                          f"{judgement.fault.message if judgement.fault else 'no tricks'}")
+    return GameToRender(judgement.trump, judgement.tricks, order,
+                        judgement.score if judgement.has_verdict else None,
+                        report_lines(judgement, False, False),
+                        judgement.fault.message if judgement.fault else None, Path(path).name)
+
+
+def game_from_seed(seed: int, order: TableOrder = TableOrder(),
+                   revoke: bool = False) -> GameToRender:
+    """A random legal game (or one with a single revoke) from ``seed``, judged."""
+    from referee.dealing import random_game
+
+    game = random_game(seed, order, revoke=revoke)
+    return game_from_text(game.to_text(), f"random game {seed}", order)
+
+
+def game_from_text(text: str, name: str, order: TableOrder) -> GameToRender:
+    from referee.gamefile import parse_game
+    from referee.judge import judge_game
+    from referee.scorer import report_lines
+
+    judgement = judge_game(parse_game(text), name, order)
+    return GameToRender(judgement.trump, judgement.tricks, order,
+                        judgement.score if judgement.has_verdict else None,
+                        report_lines(judgement, False, False),
+                        judgement.fault.message if judgement.fault else None, name)
+
+
+def read_truth(path: Path) -> list[dict[str, Any]]:
+    """The records of a truth log."""
+    with path.open() as handle:
+        return [json.loads(line) for line in handle if line.strip()]
