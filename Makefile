@@ -6,11 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test clean help
+.PHONY: demo test samples clean help
 
 help:
 	@echo "make demo   - score the bundled sample game (creates .venv on first use)"
 	@echo "make test   - run the test suite (creates .venv on first use)"
+	@echo "make samples - render the bundled clips and images again (fetches the card designs)"
 	@echo "make clean  - remove .venv and caches"
 
 $(STAMP): pyproject.toml
@@ -24,6 +25,16 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The bundled samples: made with the test designs, 960x540 clips so each stays under 5 MB.
+STUDIO := $(BIN)/sueca-referee studio
+samples: $(STAMP)
+	$(STUDIO) clip samples/games/game1.sueca --out samples/clips/game1.mp4 --truth samples/clips/game1.jsonl --seed 7 --size 960x540
+	$(STUDIO) clip samples/games/game1c.sueca --out samples/clips/game1c.mp4 --truth samples/clips/game1c.jsonl --seed 10 --size 960x540
+	$(STUDIO) clip samples/games/game2.sueca --out samples/clips/game2.mp4 --truth samples/clips/game2.jsonl --seed 15 --size 960x540
+	rm -rf samples/images
+	$(STUDIO) images --designs test --count 200 --kind mixed --out samples/images --seed 7
+	$(STUDIO) sheet samples/images --out samples/contact_sheet.jpg --count 16
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

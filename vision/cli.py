@@ -92,6 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render_options(clip)
     clip.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     clip.set_defaults(run=run_studio_clip)
+
+    sheet = studio_commands.add_parser(
+        "sheet", help="a contact sheet of a labelled image set",
+        description="Put the first pictures of a labelled set (a folder with labels.csv and "
+                    "images/) side by side in one image, optionally with every label drawn.")
+    sheet.add_argument("folder", metavar="DIR", help="the image set")
+    sheet.add_argument("--out", required=True, metavar="SHEET.jpg", help="image to write")
+    sheet.add_argument("--count", type=_positive_int, default=12, help="pictures (default 12)")
+    sheet.add_argument("--columns", type=_positive_int, default=4, help="per row (default 4)")
+    sheet.add_argument("--outlines", action="store_true", help="draw each label's outline")
+    sheet.set_defaults(run=run_studio_sheet)
     return parser
 
 
@@ -220,6 +231,25 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
     seconds = frames / 30
     print(f"{out}: {frames} frames ({seconds:.1f} s, design {faces.name}); truth log {truth}")
     print("\n".join(game.verdict))
+    return 0
+
+
+def run_studio_sheet(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.studio.sheet import contact_sheet
+
+    labels = Path(ns.folder) / "labels.csv"
+    try:
+        n = contact_sheet(labels, Path(ns.out), ns.count, ns.columns, outlines=ns.outlines)
+    except OSError as error:
+        where = f": '{error.filename}'" if error.filename else ""
+        print(f"{PROG} studio sheet: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
+    except (KeyError, ValueError) as error:
+        print(f"{PROG} studio sheet: '{labels}' is not a labels file ({error})", file=sys.stderr)
+        return 1
+    print(f"{ns.out}: {n} pictures")
     return 0
 
 

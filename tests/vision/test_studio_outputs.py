@@ -177,3 +177,20 @@ def test_studio_clip_command_refuses_bad_input(tmp_path):
     assert broken.returncode == 1 and "invalid" in broken.stderr
     for done in (neither, missing, broken):
         assert "Traceback" not in done.stderr
+
+
+def test_contact_sheet_of_a_set(tmp_path):
+    from vision.studio.sheet import contact_sheet
+
+    settings = ImageSetSettings(5, seed=2, **SMALL)
+    labels = write_image_set(tmp_path / "set", settings, workers=1, progress=False,
+                             log=lambda m: None)
+    n = contact_sheet(labels, tmp_path / "sheet.jpg", count=4, columns=2, tile_width=100,
+                      outlines=True)
+    sheet = cv2.imread(str(tmp_path / "sheet.jpg"))
+    assert n == 4 and sheet.shape[:2] == (2 * 56, 200)
+    exe = console_script("sueca-referee")
+    done = run_command([exe, "studio", "sheet", str(tmp_path / "none"), "--out",
+                        str(tmp_path / "s.jpg")])
+    assert done.returncode == 1 and "labels.csv" in done.stderr
+    assert "Traceback" not in done.stderr
