@@ -194,3 +194,18 @@ def test_contact_sheet_of_a_set(tmp_path):
                         str(tmp_path / "s.jpg")])
     assert done.returncode == 1 and "labels.csv" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_same_seed_same_clip(tmp_path):
+    game = game_from_seed(3)
+    fast = Timing(carry=2, withdraw=1, between=1, trump_shown=2, before_sweep=1, gather=1,
+                  pull=2, tail=1)
+    made = []
+    for run in ("a", "b", "c"):
+        seed = 5 if run != "c" else 6
+        render_clip(game, TinyFaces(2), tmp_path / f"{run}.mp4", tmp_path / f"{run}.jsonl",
+                    seed=seed, width=256, height=144, timing=fast, progress=False)
+        made.append(((tmp_path / f"{run}.mp4").read_bytes(),
+                     (tmp_path / f"{run}.jsonl").read_text()))
+    assert made[0] == made[1]
+    assert made[0][0] != made[2][0] and made[0][1] != made[2][1]
