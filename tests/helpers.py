@@ -25,8 +25,14 @@ def console_script(name: str) -> str:
     return found
 
 
-def run_command(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=60)
+def run_command(args: list[str], cwd: Path | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a command; ``env`` entries are added to (and override) this process's environment."""
+    import os
+
+    full_env = {**os.environ, **env} if env else None
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=60,
+                          env=full_env)
 
 
 def score_in_process(*argv: str) -> tuple[int, str, str]:

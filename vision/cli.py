@@ -103,6 +103,35 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--columns", type=_positive_int, default=4, help="per row (default 4)")
     sheet.add_argument("--outlines", action="store_true", help="draw each label's outline")
     sheet.set_defaults(run=run_studio_sheet)
+
+    markers = commands.add_parser(
+        "markers", help="write a printable sheet of the four table markers",
+        description="Write an A4 page (PNG, 300 dpi) with the four ArUco markers (4x4_50, ids "
+                    "0-3) at the size config.yaml gives them, to lay inside the corners of the "
+                    "play area.")
+    markers.add_argument("--out", required=True, metavar="markers.png", help="image to write")
+    markers.add_argument("--dpi", type=_positive_int, default=300, help="(default 300)")
+    markers.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
+    markers.set_defaults(run=run_markers)
+
+    calibrate = commands.add_parser(
+        "calibrate", help="find the table in a picture and write a calibration file",
+        description="Find the table's markers in a picture (or a camera frame) and write "
+                    "calibration/NAME.yaml: the homography between picture and table, the "
+                    "table's size, the seats, the dealer and the seat zones. Without markers, "
+                    "click the play area's four corners in a window (clockwise from the "
+                    "top-left, seat 1's side at the bottom), or give them with --corners.")
+    source = calibrate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--image", metavar="FILE", help="a picture of the table")
+    source.add_argument("--camera", metavar="INDEX|DEVICE", help="take a frame from a camera")
+    calibrate.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
+                           help="the play area's corners in the picture, clockwise from the "
+                                "top-left (instead of markers or clicking)")
+    calibrate.add_argument("--name", default="table", help="calibration name (default table)")
+    calibrate.add_argument("--out", metavar="FILE",
+                           help="file to write (default calibration/NAME.yaml)")
+    calibrate.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
+    calibrate.set_defaults(run=run_calibrate)
     return parser
 
 
@@ -250,6 +279,125 @@ def run_studio_sheet(ns: argparse.Namespace) -> int:
         print(f"{PROG} studio sheet: '{labels}' is not a labels file ({error})", file=sys.stderr)
         return 1
     print(f"{ns.out}: {n} pictures")
+    return 0
+
+
+def run_markers(ns: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.table import marker_sheet
+
+    layout = _layout(ns, "markers")
+    if layout is None:
+        return 2
+    page = marker_sheet(layout, ns.dpi)
+    if not cv2.imwrite(ns.out, page):
+        print(f"{PROG} markers: cannot write '{ns.out}'", file=sys.stderr)
+        return 1
+    print(f"{ns.out}: four markers of {layout.marker_mm:.0f} mm on an A4 page at {ns.dpi} dpi")
+    return 0
+
+
+def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
+    import cv2
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # we say it in one line
+    capture = cv2.VideoCapture(int(device) if device.isdigit() else device)
+    try:
+        if not capture.isOpened():
+            return f"cannot open camera '{device}'"
+        frame = None
+        for _ in range(5):  # the first frames of many webcams are dark
+            ok, image = capture.read()
+            if ok:
+                frame = image
+        return frame if frame is not None else f"camera '{device}' gives no pictures"
+    finally:
+        capture.release()
+
+
+def _click_corners(image):  # -> np.ndarray | None
+    import os
+
+    import cv2
+    import numpy as np
+
+    if not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
+        return None
+    clicks: list[tuple[int, int]] = []
+    title = "click the play area's corners: top-left, top-right, bottom-right, bottom-left"
+
+    def on_mouse(event, x, y, *_):  # noqa: ANN001
+        if event == cv2.EVENT_LBUTTONDOWN and len(clicks) < 4:
+            clicks.append((x, y))
+
+    try:
+        cv2.namedWindow(title)
+        cv2.setMouseCallback(title, on_mouse)
+        while len(clicks) < 4:
+            shown = image.copy()
+            for point in clicks:
+                cv2.circle(shown, point, 6, (0, 0, 255), -1)
+            cv2.imshow(title, shown)
+            if cv2.waitKey(30) in (27, ord("q")):
+                return None
+        cv2.destroyWindow(title)
+    except cv2.error:
+        return None
+    return np.array(clicks, float)
+
+
+def run_calibrate(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import cv2
+
+    from referee.config import ConfigError, load_rules_config
+    from vision.table import CalibrationError, from_corners, from_markers, parse_corners
+
+    command = "calibrate"
+    layout = _layout(ns, command)
+    if layout is None:
+        return 2
+    try:
+        dealer = load_rules_config(ns.config).order.dealer
+    except ConfigError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 2
+    if ns.image is not None:
+        image = cv2.imread(ns.image)
+        if image is None:
+            print(f"{PROG} {command}: cannot read the picture '{ns.image}'", file=sys.stderr)
+            return 1
+    else:
+        image = _grab_frame(ns.camera)
+        if isinstance(image, str):
+            print(f"{PROG} {command}: {image}", file=sys.stderr)
+            return 1
+    size = (image.shape[1], image.shape[0])
+    try:
+        if ns.corners:
+            calibration = from_corners(parse_corners(ns.corners), size, layout, dealer, ns.name)
+        else:
+            try:
+                calibration = from_markers(image, layout, dealer, ns.name)
+            except CalibrationError as missing:
+                corners = _click_corners(image)
+                if corners is None:
+                    raise CalibrationError(f"{missing}; with no window to click in, give the "
+                                           "play area's corners with --corners") from None
+                calibration = from_corners(corners, size, layout, dealer, ns.name)
+    except CalibrationError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 1
+    out = Path(ns.out) if ns.out else Path("calibration") / f"{ns.name}.yaml"
+    try:
+        calibration.save(out)
+    except OSError as error:
+        print(f"{PROG} {command}: cannot write '{out}': {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"{out}: table calibrated from {calibration.source} "
+          f"({len(calibration.image_points)} points), dealer seat {dealer.number}")
     return 0
 
 

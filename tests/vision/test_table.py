@@ -1,0 +1,108 @@
+"""Table calibration: markers, corners, files and the commands that make them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.seats import Seat
+from tests.helpers import console_script, run_command
+from vision.layout import TableLayout
+from vision.studio.camera import Camera
+from vision.studio.scene import Look, Scene, Stage, render
+from vision.table import (
+    CalibrationError,
+    find_markers,
+    from_corners,
+    from_markers,
+    load_calibration,
+    marker_sheet,
+    parse_corners,
+)
+
+LAYOUT = TableLayout()
+PLAIN = Look(noise=1.0, unevenness=0.1, vignette=0.1)
+
+
+def table_picture(tilt=30.0, yaw=8.0, k1=0.0, markers=True):
+    a = LAYOUT.area_mm
+    cam = Camera.looking_at(LAYOUT.centre, tilt, 700, yaw, 960, 540, focal_px=800, k1=k1)
+    cam = cam.framing(np.array([(0, 0), (a, 0), (a, a), (0, a)], float), 0.9)
+    picture, _ = render(Stage(cam, LAYOUT, "green felt", markers, PLAIN, seed=2), Scene(),
+                        np.random.default_rng(1))
+    return cam, picture
+
+
+@pytest.mark.parametrize("tilt,yaw", [(0, 0), (30, 8), (50, -20)])
+def test_markers_give_the_table_to_within_two_millimetres(tilt, yaw):
+    cam, picture = table_picture(tilt, yaw)
+    calibration = from_markers(picture, LAYOUT)
+    probe = np.array([(250, 250), (100, 400), (420, 90), (250, 460)], float)
+    seen = cam.project(probe)
+    assert np.abs(calibration.to_table(seen) - probe).max() < 2.0
+    assert calibration.seat_at_pixel(*cam.project(np.array([LAYOUT.zone(Seat(3)).centre]))[0]) \
+        == Seat(3)
+
+
+def test_no_markers_is_a_clear_error_and_corners_do_instead():
+    cam, picture = table_picture(markers=False)
+    with pytest.raises(CalibrationError, match="found 0 of the 4 table markers"):
+        from_markers(picture, LAYOUT)
+    a = LAYOUT.area_mm
+    corners = cam.project(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
+    calibration = from_corners(corners, (960, 540), LAYOUT)
+    assert np.abs(calibration.to_table(cam.project(np.array([(123.0, 321.0)])))
+                  - [123, 321]).max() < 1.0
+
+
+def test_calibration_file_round_trip_and_errors(tmp_path):
+    _, picture = table_picture()
+    calibration = from_markers(picture, LAYOUT, dealer=Seat(4), name="kitchen")
+    calibration.save(tmp_path / "kitchen.yaml")
+    again = load_calibration(tmp_path / "kitchen.yaml")
+    assert again.dealer == Seat(4) and again.name == "kitchen"
+    assert np.allclose(again.to_table_matrix, calibration.to_table_matrix, atol=1e-3)
+    text = (tmp_path / "kitchen.yaml").read_text()
+    assert "zones_mm" in text and "seats" in text and "dealer: 4" in text
+    with pytest.raises(CalibrationError, match="does not exist"):
+        load_calibration(tmp_path / "none.yaml")
+    (tmp_path / "bad.yaml").write_text("name: [unclosed")
+    with pytest.raises(CalibrationError, match="not valid YAML"):
+        load_calibration(tmp_path / "bad.yaml")
+    (tmp_path / "short.yaml").write_text("name: x\nimage_size: [10, 10]\n")
+    with pytest.raises(CalibrationError, match="lacks 'homography_source_px'"):
+        load_calibration(tmp_path / "short.yaml")
+
+
+def test_printed_marker_sheet_is_found_by_the_detector():
+    page = marker_sheet(LAYOUT, dpi=150)
+    assert sorted(find_markers(page)) == [0, 1, 2, 3]
+
+
+def test_corner_text_is_checked():
+    assert parse_corners("1,2,3,4,5,6,7,8").shape == (4, 2)
+    for bad in ("1,2,3", "a,b,c,d,e,f,g,h", "1,2,3,4,5,6,7,nan"):
+        with pytest.raises(CalibrationError):
+            parse_corners(bad)
+
+
+def test_calibrate_and_markers_commands(tmp_path):
+    exe = console_script("sueca-referee")
+    cam, picture = table_picture()
+    cv2.imwrite(str(tmp_path / "frame.png"), picture)
+    done = run_command([exe, "calibrate", "--image", str(tmp_path / "frame.png"),
+                        "--out", str(tmp_path / "t.yaml")])
+    assert done.returncode == 0, done.stderr
+    assert load_calibration(tmp_path / "t.yaml").source == "markers"
+    _, bare = table_picture(markers=False)
+    cv2.imwrite(str(tmp_path / "bare.png"), bare)
+    env_free = run_command([exe, "calibrate", "--image", str(tmp_path / "bare.png"),
+                            "--out", str(tmp_path / "u.yaml")], env={"DISPLAY": ""})
+    assert env_free.returncode == 1 and "--corners" in env_free.stderr
+    unreadable = run_command([exe, "calibrate", "--image", str(tmp_path / "nothing.png")])
+    assert unreadable.returncode == 1 and "cannot read the picture" in unreadable.stderr
+    sheet = run_command([exe, "markers", "--out", str(tmp_path / "m.png"), "--dpi", "100"])
+    assert sheet.returncode == 0 and (tmp_path / "m.png").exists()
+    for result in (env_free, unreadable):
+        assert "Traceback" not in result.stderr

@@ -1,0 +1,238 @@
+"""Table calibration: the homography between the picture and the table plane, and the seats.
+
+Two ways to get it:
+
+- from the four ArUco markers (dictionary 4x4_50, ids 0-3) lying inside the corners of the play
+  area (``find_markers`` / ``from_markers``): every marker corner seen is one point pair, so two
+  markers are enough and four are better;
+- from the four corners of the play area clicked by hand or given on the command line
+  (``from_corners``), clockwise from the top-left as seen from above with seat 1 at the bottom.
+
+A ``Calibration`` is written to and read from a small YAML file (``calibration/<name>.yaml``)
+that names the seats, the dealer and the zones in table millimetres, so it can be read and
+corrected by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.seats import Seat
+
+from .layout import LayoutError, TableLayout, layout_from_mapping
+
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)
+
+
+class CalibrationError(ValueError):
+    """A calibration that cannot be made or read; the message says why."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """``image_points`` (picture px) map to ``table_points`` (table mm)."""
+
+    image_points: np.ndarray
+    table_points: np.ndarray
+    image_size: tuple[int, int]
+    layout: TableLayout
+    dealer: Seat = Seat(2)
+    source: str = "markers"
+    name: str = "table"
+
+    def __post_init__(self) -> None:
+        if len(self.image_points) < 4 or len(self.image_points) != len(self.table_points):
+            raise CalibrationError("a calibration needs at least four point pairs")
+
+    @property
+    def to_table_matrix(self) -> np.ndarray:
+        """3x3 homography: picture pixels -> table mm."""
+        h, _ = cv2.findHomography(self.image_points.astype(np.float64),
+                                  self.table_points.astype(np.float64), 0)
+        if h is None:
+            raise CalibrationError("the calibration points are degenerate (in a line?)")
+        return h
+
+    def to_table(self, pixels: np.ndarray) -> np.ndarray:
+        pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.to_table_matrix).reshape(-1, 2)
+
+    def to_image(self, table_mm: np.ndarray) -> np.ndarray:
+        pts = np.asarray(table_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.to_table_matrix)).reshape(-1, 2)
+
+    def seat_at_pixel(self, x: float, y: float) -> Seat | None:
+        tx, ty = self.to_table(np.array([[x, y]]))[0]
+        return self.layout.seat_at(float(tx), float(ty))
+
+    def area_outline(self) -> np.ndarray:
+        """The play area's corners in the picture (4x2 px)."""
+        a = self.layout.area_mm
+        return self.to_image(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
+
+    def to_dict(self) -> dict[str, Any]:
+        layout = self.layout
+        zones = {z.seat.number: [[round(x, 1), round(y, 1)] for x, y in z.corners]
+                 for z in layout.zones()}
+        return {
+            "name": self.name,
+            "source": self.source,
+            "image_size": list(self.image_size),
+            "homography_source_px": [[round(float(x), 2), round(float(y), 2)]
+                                     for x, y in self.image_points],
+            "homography_target_mm": [[round(float(x), 2), round(float(y), 2)]
+                                     for x, y in self.table_points],
+            "table_mm": [layout.area_mm, layout.area_mm],
+            "dealer": self.dealer.number,
+            "seats": {n: side for side, n in sorted(layout.seat_sides.items(),
+                                                    key=lambda kv: kv[1])},
+            "zones_mm": zones,
+            "layout": layout.to_dict(),
+        }
+
+    def save(self, path: Path) -> None:
+        import yaml
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = ("# sueca-referee table calibration. homography_source_px are points in the "
+                  "camera picture;\n# homography_target_mm are the same points on the table "
+                  "(mm, looking down, seat 1's\n# side at the bottom). Zones are the seats' "
+                  "play zones in table mm.\n")
+        path.write_text(header + yaml.safe_dump(self.to_dict(), sort_keys=False,
+                                                default_flow_style=None))
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    """Read a calibration file. Raises ``CalibrationError`` with a one-line reason."""
+    import yaml
+
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CalibrationError(f"calibration file '{path}' does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalibrationError(f"cannot read calibration file '{path}': {error}") from None
+    except yaml.YAMLError:
+        raise CalibrationError(f"calibration file '{path}' is not valid YAML") from None
+    if not isinstance(data, dict):
+        raise CalibrationError(f"calibration file '{path}' must hold a mapping")
+    try:
+        src = np.array(data["homography_source_px"], np.float64).reshape(-1, 2)
+        dst = np.array(data["homography_target_mm"], np.float64).reshape(-1, 2)
+        size = tuple(int(v) for v in data["image_size"])
+        layout = layout_from_mapping(data.get("layout"), str(path))
+        dealer = Seat(int(data.get("dealer", 2)))
+        calibration = Calibration(src, dst, (size[0], size[1]), layout, dealer,
+                                  str(data.get("source", "file")), str(data.get("name", path.stem)))
+        calibration.to_table_matrix  # noqa: B018 - fails now rather than later
+    except KeyError as error:
+        raise CalibrationError(f"calibration file '{path}' lacks {error}") from None
+    except (TypeError, ValueError, LayoutError) as error:
+        raise CalibrationError(f"calibration file '{path}': {error}") from None
+    return calibration
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The table markers (ids 0-3) visible in ``image``: id -> 4x2 corners (px), clockwise
+    from the marker's top-left."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY),
+                                       cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel()):
+        if int(marker_id) in MARKER_IDS:
+            found[int(marker_id)] = quad.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def from_markers(image: np.ndarray, layout: TableLayout = TableLayout(), dealer: Seat = Seat(2),
+                 name: str = "table", minimum: int = 2) -> Calibration:
+    """Calibrate from the markers in ``image``. Raises ``CalibrationError`` when fewer than
+    ``minimum`` of them are visible."""
+    found = find_markers(image)
+    if len(found) < minimum:
+        seen = ", ".join(str(i) for i in sorted(found)) or "none"
+        raise CalibrationError(f"found {len(found)} of the 4 table markers (ids seen: {seen}); "
+                               f"need at least {minimum}")
+    squares = layout.marker_squares()
+    src = np.concatenate([found[i] for i in sorted(found)])
+    dst = np.concatenate([np.array(squares[i], float) for i in sorted(found)])
+    h, w = image.shape[:2]
+    calibration = Calibration(src, dst, (w, h), layout, dealer, "markers", name)
+    # Markers from one flat table agree on one homography to within a pixel or two.
+    back = calibration.to_image(dst)
+    side = float(np.median([np.linalg.norm(q[1] - q[0]) for q in found.values()]))
+    if np.abs(back - src).max() > max(2.0, 0.15 * side):
+        raise CalibrationError("the markers seen do not lie on one table plane "
+                               f"(ids {', '.join(str(i) for i in sorted(found))})")
+    return calibration
+
+
+def from_corners(corners: np.ndarray, image_size: tuple[int, int],
+                 layout: TableLayout = TableLayout(), dealer: Seat = Seat(2),
+                 name: str = "table") -> Calibration:
+    """Calibrate from the play area's four corners in the picture, clockwise from the
+    top-left (as seen from above, seat 1's side at the bottom)."""
+    corners = np.asarray(corners, np.float64).reshape(-1, 2)
+    if corners.shape != (4, 2):
+        raise CalibrationError("give exactly four corners: x1,y1,x2,y2,x3,y3,x4,y4")
+    a = layout.area_mm
+    area = abs(cv2.contourArea(corners.astype(np.float32)))
+    if area < 0.01 * image_size[0] * image_size[1]:
+        raise CalibrationError("the four corners enclose almost nothing; give them clockwise "
+                               "from the play area's top-left")
+    table = np.array([(0, 0), (a, 0), (a, a), (0, a)], float)
+    return Calibration(corners, table, image_size, layout, dealer, "corners", name)
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """``x1,y1,x2,y2,x3,y3,x4,y4`` -> 4x2 array. Raises ``CalibrationError``."""
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    except ValueError:
+        raise CalibrationError(f"corners must be eight numbers, not '{text}'") from None
+    if len(values) != 8 or not all(math.isfinite(v) for v in values):
+        raise CalibrationError(f"corners must be eight numbers x1,y1,...,x4,y4, not '{text}'")
+    return np.array(values).reshape(4, 2)
+
+
+def marker_sheet(layout: TableLayout = TableLayout(), dpi: int = 300) -> np.ndarray:
+    """A printable A4 page (grey image) with the four markers at their true size."""
+    mm = dpi / 25.4
+    page = np.full((int(297 * mm), int(210 * mm)), 255, np.uint8)
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    side = int(round(layout.marker_mm * mm))
+    where = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+    for k, marker_id in enumerate(MARKER_IDS):
+        cx = int((55 + 100 * (k % 2)) * mm)
+        cy = int((80 + 120 * (k // 2)) * mm)
+        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
+        page[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = marker
+        box = int((layout.marker_mm / 2 + 8) * mm)
+        cv2.rectangle(page, (cx - box, cy - box), (cx + box, cy + box), 180, 1)
+        for n, line in enumerate((f"marker {marker_id}", f"{where[marker_id]} corner")):
+            cv2.putText(page, line, (cx - box, cy + box + int((6 + 6 * n) * mm)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 1.2 * dpi / 300, 0, max(1, dpi // 150),
+                        cv2.LINE_AA)
+    note = [f"Cut along the grey lines. Lay the markers inside the corners of a "
+            f"{layout.area_mm:.0f} mm square,",
+            f"printed side up, each {layout.marker_mm:.0f} mm wide (check with a ruler). "
+            f"Seat 1 sits at the bottom side,",
+            "seat 2 at the left, seat 3 at the top, seat 4 at the right (see config.yaml)."]
+    for n, line in enumerate(note):
+        cv2.putText(page, line, (int(12 * mm), int((20 + 6 * n) * mm)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.95 * dpi / 300, 0, max(1, dpi // 150),
+                    cv2.LINE_AA)
+    return page
+
