@@ -236,3 +236,44 @@ def marker_sheet(layout: TableLayout = TableLayout(), dpi: int = 300) -> np.ndar
                     cv2.LINE_AA)
     return page
 
+
+
+class CalibrationKeeper:
+    """Keeps a calibration up to date while frames come in: the markers are looked for again
+    every ``recheck_s`` seconds of video, so a nudged camera recovers by itself. A fixed
+    calibration (from a file, ``fixed=True``) is never replaced. ``minimum`` is how many markers
+    a new calibration needs; a frame where too few show keeps the old calibration."""
+
+    def __init__(self, calibration: Calibration | None = None, layout: TableLayout = TableLayout(),
+                 dealer: Seat = Seat(2), recheck_s: float = 3.0, fixed: bool = False,
+                 minimum: int = 3) -> None:
+        if recheck_s <= 0:
+            raise ValueError("recheck_s must be positive")
+        self.calibration = calibration
+        self.layout, self.dealer = layout, dealer
+        self.recheck_s, self.fixed, self.minimum = recheck_s, fixed, minimum
+        self._last_check: float | None = None
+        self.moves = 0  # how many times the table was found somewhere else
+
+    def update(self, frame: np.ndarray, time_s: float) -> Calibration | None:
+        """The calibration to use for ``frame`` (None while the table has never been found)."""
+        if self.fixed and self.calibration is not None:
+            return self.calibration
+        due = self._last_check is None or time_s - self._last_check >= self.recheck_s \
+            or self.calibration is None
+        if due:
+            self._last_check = time_s
+            try:
+                found = from_markers(frame, self.layout, self.dealer, minimum=self.minimum)
+            except CalibrationError:
+                found = None
+            if found is not None:
+                if self.calibration is not None and _moved(self.calibration, found):
+                    self.moves += 1
+                self.calibration = found
+        return self.calibration
+
+
+def _moved(old: Calibration, new: Calibration, tolerance_px: float = 3.0) -> bool:
+    probe = np.array([(0, 0), (old.layout.area_mm, old.layout.area_mm)], float)
+    return bool(np.abs(old.to_image(probe) - new.to_image(probe)).max() > tolerance_px)

@@ -106,3 +106,21 @@ def test_calibrate_and_markers_commands(tmp_path):
     assert sheet.returncode == 0 and (tmp_path / "m.png").exists()
     for result in (env_free, unreadable):
         assert "Traceback" not in result.stderr
+
+
+def test_a_nudged_camera_is_followed_at_the_next_recheck():
+    from vision.table import CalibrationKeeper
+
+    cam_a, first = table_picture(30, 8)
+    cam_b, nudged = table_picture(34, 15)
+    _, bare = table_picture(markers=False)
+    keeper = CalibrationKeeper(layout=LAYOUT, recheck_s=2.0)
+    assert keeper.update(bare, 0.0) is None  # no table yet
+    assert keeper.update(first, 0.1) is not None
+    probe = np.array([(250.0, 250.0)])
+    before = keeper.update(nudged, 1.0)  # not yet time to look again
+    assert np.abs(before.to_table(cam_a.project(probe)) - probe).max() < 2
+    after = keeper.update(nudged, 2.2)
+    assert np.abs(after.to_table(cam_b.project(probe)) - probe).max() < 2
+    assert keeper.moves == 1
+    assert keeper.update(bare, 5.0) is after  # markers hidden: keep what we had
