@@ -158,12 +158,14 @@ class Camera:
         """Undistorted canvas pixels (Nx2) -> where they appear in the distorted picture."""
         return self.distort_pixels(np.asarray(pixels, np.float64).reshape(-1, 2) - self.pad)
 
-    def bend(self, canvas: np.ndarray) -> np.ndarray:
-        """The distorted picture (width x height) from the undistorted canvas."""
+    def bend(self, canvas: np.ndarray, nearest: bool = False) -> np.ndarray:
+        """The distorted picture (width x height) from the undistorted canvas; ``nearest`` for
+        label maps, whose values must not be blended."""
         pad, maps = self._bending
         if maps is None:
             return canvas
-        return cv2.remap(canvas, maps[0], maps[1], cv2.INTER_LINEAR,
+        return cv2.remap(canvas, maps[0], maps[1],
+                         cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
 
     def to_dict(self) -> dict[str, Any]:

@@ -184,6 +184,7 @@ class CardLabel:
     seat: Seat | None
     corners: np.ndarray  # 4x2 picture pixels, clockwise from the card's top-left
     visible: float  # fraction of the card that shows in the picture
+    index: int = 0  # 1 + the card's index in the scene (its value in the id map)
 
 
 def draw_markers(texture: np.ndarray, layout: TableLayout, px_per_mm: float,
@@ -268,9 +269,12 @@ def _fill(mask: np.ndarray, polygons: list[np.ndarray], value: float) -> None:
         cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], value, cv2.LINE_AA, shift=2)
 
 
-def render(stage: Stage, scene: Scene, rng: np.random.Generator) -> tuple[np.ndarray,
-                                                                          list[CardLabel]]:
-    """The picture (BGR uint8, camera size) and the labels of the cards that show in it."""
+def render(stage: Stage, scene: Scene, rng: np.random.Generator,
+           with_ids: bool = False) -> tuple[np.ndarray, list[CardLabel]] | tuple[
+               np.ndarray, list[CardLabel], np.ndarray]:
+    """The picture (BGR uint8, camera size) and the labels of the cards that show in it; with
+    ``with_ids`` also the picture's id map (int16: 0 for no card, else 1 + the card's index in
+    ``scene.cards``), for training a detector."""
     camera, look = stage.camera, stage.look
     canvas = stage.backdrop().copy()
     ch, cw = canvas.shape[:2]
@@ -310,6 +314,8 @@ def render(stage: Stage, scene: Scene, rng: np.random.Generator) -> tuple[np.nda
 
     picture = _develop(stage, canvas, rng)
     labels = _labels(stage, scene, quads, ids)
+    if with_ids:
+        return picture, labels, camera.bend(ids, nearest=True)
     return picture, labels
 
 
@@ -393,5 +399,6 @@ def _labels(stage: Stage, scene: Scene, quads: list[np.ndarray],
         if visible <= 0.02:
             continue
         seat = stage.layout.seat_at(*card.centre) if card.lift == 0 else None
-        labels.append(CardLabel(card.card, seat, camera.canvas_to_picture(quad), visible))
+        labels.append(CardLabel(card.card, seat, camera.canvas_to_picture(quad), visible,
+                                index))
     return labels

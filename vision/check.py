@@ -1,0 +1,399 @@
+"""Batch checking: run detection and classification over a labelled image set and say how well
+they did (``sueca-referee check``).
+
+Labels files are CSV with a header. Two kinds are read:
+
+- ``image,card,seat,x1,y1,...,x4,y4[,visible]`` (the studio's): detections are matched to the
+  labelled outlines (overlap of at least ``MATCH_IOU``). Rows with ``visible`` under
+  ``HIDDEN_BELOW`` are cards a hand or the picture's edge half hides: the detector is meant to
+  refuse those, so they count neither for nor against it;
+- ``image,card`` only: the cards read in an image are compared with its rows as a multiset,
+  position ignored (e.g. close-up photographs of one or a few cards).
+
+With ``crops=True`` every image is one card already cut out and upright: it is classified as a
+whole. Without a labels file, a folder of images just gets its detections listed.
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .cardclasses import CLASSES
+from .progress import Progress
+
+MATCH_IOU = 0.5
+HIDDEN_BELOW = 0.9
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+POSITION_COLUMNS = ["x1", "y1", "x2", "y2", "x3", "y3", "x4", "y4"]
+
+
+class LabelsError(ValueError):
+    """A labels file that cannot be read; the message names the file and the line."""
+
+
+@dataclass
+class Label:
+    card: str
+    seat: int | None = None
+    quad: np.ndarray | None = None
+    visible: float = 1.0
+
+    @property
+    def counted(self) -> bool:
+        return self.visible >= HIDDEN_BELOW
+
+
+@dataclass
+class ImageTask:
+    path: str
+    name: str
+    labels: list[Label] = field(default_factory=list)
+
+
+def read_labels(path: Path) -> tuple[list[ImageTask], bool]:
+    """The images of a labels file and their labels; also whether it gives positions. Raises
+    ``LabelsError`` with the line of the first problem."""
+    from referee.cards import Card, CardError
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise LabelsError(f"labels file '{path}' does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise LabelsError(f"cannot read labels file '{path}': {error}") from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows:
+        raise LabelsError(f"labels file '{path}' is empty")
+    header = [h.strip().lower() for h in rows[0]]
+    if header[:2] != ["image", "card"]:
+        raise LabelsError(f"labels file '{path}' must start with the columns image,card "
+                          f"(line 1 says: {','.join(rows[0])[:60]})")
+    positioned = all(c in header for c in POSITION_COLUMNS)
+    col = {name: header.index(name) for name in header}
+    tasks: dict[str, ImageTask] = {}
+    for n, row in enumerate(rows[1:], start=2):
+        if not row or all(not v.strip() for v in row):
+            continue
+        if len(row) < len(header):
+            raise LabelsError(f"{path}, line {n}: {len(row)} values for {len(header)} columns")
+        name, card = row[0].strip(), row[1].strip().upper()
+        if not name:
+            raise LabelsError(f"{path}, line {n}: no image name")
+        if card != "BACK":
+            try:
+                card = str(Card.parse(card))
+            except (CardError, ValueError):
+                raise LabelsError(f"{path}, line {n}: '{row[1]}' is not a card "
+                                  "(write rank and suit, e.g. AS, 10H, or 'back')") from None
+        else:
+            card = "back"
+        task = tasks.setdefault(name, ImageTask(str(path.parent / name), name))
+        label = Label(card)
+        try:
+            if positioned:
+                label.quad = np.array([float(row[col[c]]) for c in POSITION_COLUMNS]).reshape(4, 2)
+                seat = row[col["seat"]].strip() if "seat" in col else ""
+                label.seat = int(seat) if seat else None
+            if "visible" in col and row[col["visible"]].strip():
+                label.visible = float(row[col["visible"]])
+        except ValueError:
+            raise LabelsError(f"{path}, line {n}: a position, seat or visible value is not a "
+                              "number") from None
+        task.labels.append(label)
+    return list(tasks.values()), positioned
+
+
+def images_in(folder: Path) -> list[ImageTask]:
+    return [ImageTask(str(p), p.relative_to(folder).as_posix())
+            for p in sorted(folder.rglob("*")) if p.suffix.lower() in IMAGE_SUFFIXES]
+
+
+# -- the work, one image at a time (in worker processes) -----------------------------------------
+
+_state: dict[str, Any] = {}
+
+
+def _init(crops: bool, models: str | None) -> None:
+    from .classify import CardClassifier
+    from .detect import MODELS, CardDetector
+
+    folder = Path(models) if models else MODELS
+    _state["classifier"] = CardClassifier(folder / "cards.onnx")
+    _state["detector"] = None if crops else CardDetector(folder / "detector.onnx")
+    _state["crops"] = crops
+
+
+def _quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    area_a, area_b = abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32))
+    try:
+        inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a32), cv2.convexHull(b32))
+    except cv2.error:
+        return 0.0
+    union = area_a + area_b - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _process(task: ImageTask) -> dict[str, Any]:
+    from .classify import as_crop
+    from .table import CalibrationError, from_markers
+
+    image = cv2.imread(task.path, cv2.IMREAD_COLOR)
+    if image is None:
+        return {"name": task.name, "skipped": "unreadable or not an image"}
+    classifier = _state["classifier"]
+    if _state["crops"]:
+        names, conf = classifier.classify(as_crop(image)[None])
+        return {"name": task.name, "found": [{"card": names[0], "confidence": float(conf[0]),
+                                             "quad": None, "whole": True, "seat": None}]}
+    try:
+        calibration = from_markers(image)
+    except CalibrationError:
+        calibration = None
+    detections = _state["detector"].detect(image, calibration)
+    classifier.read(image, detections)
+    found = []
+    for i in range(len(detections)):
+        seat = detections.seats[i]
+        found.append({"card": detections.cards[i] if detections.whole[i] else None,
+                      "confidence": float(detections.confidence[i]),
+                      "quad": detections.quads[i].round(1).tolist(),
+                      "whole": bool(detections.whole[i]),
+                      "seat": seat.number if seat else None})
+    return {"name": task.name, "found": found, "calibrated": calibration is not None}
+
+
+# -- comparing ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    images: int = 0
+    cards: int = 0  # labelled cards that count
+    found: int = 0  # of those, found by the detector (whole)
+    right: int = 0  # of those, found and read right
+    detections: int = 0  # whole detections read as a card (not "not a card")
+    true_detections: int = 0
+    seat_checked: int = 0
+    seat_right: int = 0
+    wrong_confident: dict[float, int] = field(default_factory=lambda: {0.9: 0, 0.98: 0})
+    confusions: Counter = field(default_factory=Counter)
+    per_class: dict[str, list[int]] = field(default_factory=dict)  # [tp, fn, fp]
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    worst: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    mistakes: list[dict[str, Any]] = field(default_factory=list)
+
+    def _cls(self, name: str) -> list[int]:
+        return self.per_class.setdefault(name, [0, 0, 0])
+
+    def wrong(self, truth: str, read: str, confidence: float) -> None:
+        self.confusions[(truth, read)] += 1
+        for threshold in self.wrong_confident:
+            if confidence >= threshold:
+                self.wrong_confident[threshold] += 1
+
+
+def compare(task: ImageTask, result: dict[str, Any], positioned: bool, tally: Tally) -> None:
+    tally.images += 1
+    if "skipped" in result:
+        tally.skipped.append({"image": task.name, "reason": result["skipped"]})
+        return
+    found = [f for f in result["found"] if f["whole"] and f["card"] is not None]
+    problems: list[str] = []
+    before = len(tally.mistakes)
+    if positioned and not all(lab.quad is None for lab in task.labels) and not (
+            len(found) == 1 and found[0]["quad"] is None):
+        _compare_positions(task, result, tally, problems)
+    else:
+        _compare_multiset(task, found, tally, problems)
+    for mistake in tally.mistakes[before:]:
+        mistake["path"] = task.path
+    if problems:
+        tally.worst.append((len(problems), task.name, problems))
+
+
+def _compare_positions(task: ImageTask, result: dict[str, Any], tally: Tally,
+                       problems: list[str]) -> None:
+    detections = result["found"]
+    used: set[int] = set()
+    for label in task.labels:
+        best, best_iou = None, MATCH_IOU
+        for j, det in enumerate(detections):
+            if j in used or det["quad"] is None:
+                continue
+            iou = _quad_iou(label.quad, np.array(det["quad"]))
+            if iou >= best_iou:
+                best, best_iou = j, iou
+        if best is not None:
+            used.add(best)
+        if not label.counted:
+            continue
+        tally.cards += 1
+        det = detections[best] if best is not None else None
+        if det is None or not det["whole"]:
+            tally._cls(label.card)[1] += 1
+            problems.append(f"missed {label.card}")
+            tally.mistakes.append({"image": task.name, "truth": label.card, "read": "missed",
+                                   "quad": label.quad.tolist()})
+            continue
+        tally.found += 1
+        read = det["card"] or "none"
+        if label.seat is not None and result.get("calibrated"):
+            tally.seat_checked += 1
+            tally.seat_right += int(det["seat"] == label.seat)
+        if read == label.card:
+            tally.right += 1
+            tally._cls(label.card)[0] += 1
+        else:
+            tally._cls(label.card)[1] += 1
+            if read != "none":
+                tally._cls(read)[2] += 1
+            tally.wrong(label.card, read, det["confidence"])
+            problems.append(f"{label.card} read as {read} ({det['confidence']:.2f})")
+            tally.mistakes.append({"image": task.name, "truth": label.card, "read": read,
+                                   "confidence": det["confidence"], "quad": det["quad"]})
+    for j, det in enumerate(detections):
+        if not det["whole"] or det["card"] is None:
+            continue
+        tally.detections += 1
+        if j in used:
+            tally.true_detections += 1
+        else:
+            tally._cls(det["card"])[2] += 1
+            problems.append(f"false card {det['card']} ({det['confidence']:.2f})")
+            tally.mistakes.append({"image": task.name, "truth": "no card", "read": det["card"],
+                                   "confidence": det["confidence"], "quad": det["quad"]})
+
+
+def _compare_multiset(task: ImageTask, found: list[dict[str, Any]], tally: Tally,
+                      problems: list[str]) -> None:
+    wanted = Counter(lab.card for lab in task.labels if lab.counted)
+    got = Counter(f["card"] for f in found)
+    tally.cards += sum(wanted.values())
+    tally.detections += sum(got.values())
+    matched = wanted & got
+    tally.right += sum(matched.values())
+    tally.found += min(sum(wanted.values()), sum(got.values()))
+    tally.true_detections += min(sum(wanted.values()), sum(got.values()))
+    for card, n in matched.items():
+        tally._cls(card)[0] += n
+    missing = list((wanted - got).elements())
+    extra = sorted((got - wanted).elements(), key=lambda c: -max(
+        f["confidence"] for f in found if f["card"] == c))
+    for truth in missing:
+        tally._cls(truth)[1] += 1
+        if extra:
+            read = extra.pop(0)
+            confidence = max(f["confidence"] for f in found if f["card"] == read)
+            tally._cls(read)[2] += 1
+            tally.wrong(truth, read, confidence)
+            problems.append(f"{truth} read as {read} ({confidence:.2f})")
+            tally.mistakes.append({"image": task.name, "truth": truth, "read": read,
+                                   "confidence": confidence, "quad": None})
+        else:
+            problems.append(f"missed {truth}")
+            tally.mistakes.append({"image": task.name, "truth": truth, "read": "missed",
+                                   "quad": None})
+    for read in extra:
+        tally._cls(read)[2] += 1
+        problems.append(f"false card {read}")
+
+
+def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
+    def ratio(a: int, b: int) -> float | None:
+        return round(a / b, 5) if b else None
+
+    per_class = {}
+    for name in CLASSES:
+        if name in tally.per_class:
+            tp, fn, fp = tally.per_class[name]
+            per_class[name] = {"precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
+                               "labelled": tp + fn}
+    worst = sorted(tally.worst, key=lambda w: (-w[0], w[1]))[:20]
+    return {
+        "labels": labels,
+        "mode": "crops" if crops else "pictures",
+        "images": tally.images,
+        "cards": tally.cards,
+        "card_accuracy": ratio(tally.right, tally.cards),
+        "detection_recall": ratio(tally.found, tally.cards),
+        "detection_precision": ratio(tally.true_detections, tally.detections),
+        "seat_accuracy": ratio(tally.seat_right, tally.seat_checked),
+        "wrong_at_or_above": {str(k): v for k, v in tally.wrong_confident.items()},
+        "confusions": [{"truth": t, "read": r, "count": n}
+                       for (t, r), n in tally.confusions.most_common(15)],
+        "per_class": per_class,
+        "worst_images": [{"image": name, "problems": problems} for _, name, problems in worst],
+        "skipped_images": tally.skipped,
+    }
+
+
+def run_check(tasks: list[ImageTask], positioned: bool, crops: bool, workers: int,
+              models: str | None = None, progress: bool = True,
+              on_result: Callable[[ImageTask, dict[str, Any]], None] | None = None) -> Tally:
+    tally = Tally()
+    with Progress("check", len(tasks), enabled=progress) as bar:
+        for task, result in zip(tasks, _results(tasks, crops, workers, models)):
+            if on_result is not None:
+                on_result(task, result)
+            compare(task, result, positioned, tally)
+            bar.advance()
+    return tally
+
+
+def _results(tasks: list[ImageTask], crops: bool, workers: int,
+             models: str | None) -> Iterator[dict[str, Any]]:
+    workers = max(1, min(workers, len(tasks) or 1))
+    if workers == 1:
+        _init(crops, models)
+        yield from map(_process, tasks)
+        return
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with context.Pool(workers, _init, (crops, models)) as pool:
+        yield from pool.imap(_process, tasks, chunksize=4)
+
+
+def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
+    """A contact sheet of the mistakes: each card as cut out, with what it is and what was
+    read. Returns how many it shows."""
+    from .geometry import rectify
+
+    tiles = []
+    for mistake in tally.mistakes[:limit]:
+        image = cv2.imread(mistake["path"], cv2.IMREAD_COLOR) if "path" in mistake else None
+        if image is None:
+            continue
+        if mistake.get("quad") is not None:
+            crop = rectify(image, np.array(mistake["quad"]), (96, 144))
+        else:
+            crop = cv2.resize(image, (96, 144), interpolation=cv2.INTER_AREA)
+        tile = cv2.copyMakeBorder(crop, 0, 34, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        cv2.putText(tile, f"is {mistake['truth']}", (3, 158), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                    (0, 120, 0), 1, cv2.LINE_AA)
+        said = mistake["read"] + (f" {mistake['confidence']:.2f}" if "confidence" in mistake
+                                  else "")
+        cv2.putText(tile, f"read {said}", (3, 173), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                    (0, 0, 200), 1, cv2.LINE_AA)
+        tiles.append(cv2.copyMakeBorder(tile, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=(80,) * 3))
+    if not tiles:
+        sheet = np.full((60, 320, 3), 255, np.uint8)
+        cv2.putText(sheet, "no mistakes", (10, 38), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2)
+    else:
+        columns = 8
+        while len(tiles) % columns and len(tiles) > columns:
+            tiles.append(np.full_like(tiles[0], 255))
+        rows = [np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)]
+        sheet = np.vstack(rows)
+    if not cv2.imwrite(str(out), sheet):
+        raise OSError(f"cannot write '{out}'")
+    return len(tiles)

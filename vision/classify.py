@@ -1,0 +1,85 @@
+"""Read cards: the ONNX classifier run by onnxruntime on the CPU.
+
+``CardClassifier.read(frame, detections)`` cuts every whole card out of the frame along its
+outline, warps it upright to the model's input size and fills in ``cards`` and ``confidence``.
+Its confidences are calibrated (the model's softmax carries a temperature fitted on the
+validation designs), so a threshold such as the referee's 0.98 means what it says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .cardclasses import CLASSES, CROP_SIZE, NOT_A_CARD
+from .detect import MODELS, CardDetections
+from .geometry import rectify
+
+
+class ClassifierError(RuntimeError):
+    """The classifier model is missing or broken."""
+
+
+class CardClassifier:
+    def __init__(self, model: Path | str = MODELS / "cards.onnx", threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        path = Path(model)
+        if not path.is_file():
+            raise ClassifierError(f"classifier model '{path}' is missing; train it with "
+                                  "'python -m vision.train classifier'")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(path), options,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own exception types
+            raise ClassifierError(f"cannot load classifier model '{path}': {error}") from None
+        self.input_name = self.session.get_inputs()[0].name
+        outputs = self.session.get_outputs()[0].shape
+        if outputs[-1] != len(CLASSES):
+            raise ClassifierError(f"classifier model '{path}' has {outputs[-1]} classes, "
+                                  f"expected {len(CLASSES)}")
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """(N, classes) probabilities for (N, H, W, 3) BGR uint8 crops of ``CROP_SIZE``."""
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        tensor = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
+        return self.session.run(None, {self.input_name: tensor})[0]
+
+    def classify(self, crops: np.ndarray) -> tuple[list[str], np.ndarray]:
+        probs = self.probabilities(crops)
+        best = probs.argmax(axis=1)
+        return [CLASSES[i] for i in best], probs[np.arange(len(best)), best]
+
+    def read(self, frame: np.ndarray, detections: CardDetections) -> CardDetections:
+        """Fill in what each whole card is; cards that are not whole stay unread. A card read as
+        "not a card" keeps ``cards`` None and its confidence is that of "not a card"."""
+        whole = np.flatnonzero(detections.whole)
+        if len(whole) == 0:
+            return detections
+        crops = np.stack([rectify(frame, detections.quads[i], CROP_SIZE, ordered=True)
+                          for i in whole])
+        names, confidence = self.classify(crops)
+        for i, name, conf in zip(whole, names, confidence):
+            detections.cards[i] = None if name == NOT_A_CARD else name
+            detections.confidence[i] = float(conf)
+        return detections
+
+
+def as_crop(image: np.ndarray) -> np.ndarray:
+    """A picture that is already one rectified card (the card fills it), as a classifier crop:
+    turned upright if it is landscape, and resized to ``CROP_SIZE``."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    h, w = image.shape[:2]
+    if w > h:
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    width, height = CROP_SIZE
+    shrinking = image.shape[1] > width
+    return cv2.resize(image, (width, height),
+                      interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)

@@ -1,0 +1,271 @@
+"""Find the cards in a picture: their outlines, whether they are whole, and their seat.
+
+A small segmentation network (``models/detector.onnx``, trained by ``python -m vision.train
+detector`` on studio pictures) looks at the picture shrunk to ``input_long_side`` pixels and
+says, for every pixel, whether it shows a card and whether it lies in a card's core (the middle
+of a card, well inside its edges). Cores tell touching cards apart: each core seeds one card,
+and the card pixels around it are shared out between the seeds (a watershed). Each card's region
+is then fitted with a quadrilateral, which is refined on the full-size picture by snapping its
+edges to the strongest nearby edges.
+
+A card whose region does not fill its outline (a hand over it, the picture's edge through it) is
+kept but marked ``whole=False``: the classifier does not read it and the referee asks for it to
+be shown again, rather than guessing. With a calibration the outline must also have a card's
+size on the table, and the card gets the seat whose zone holds its centre.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.seats import Seat
+
+from .geometry import portrait_order
+from .layout import CARD_MM
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+@dataclass
+class CardDetections:
+    """Parallel arrays for the cards of one picture (numpy first, like a detections table).
+
+    ``quads`` (N, 4, 2): outlines in picture pixels, clockwise, first edge a short one;
+    ``scores`` (N,): how sure the detector is that it is a card; ``whole`` (N,): the card is not
+    partly hidden; ``seats``: seat zone of each card (None outside the zones or without a
+    calibration); ``cards``: what the classifier read (None until read, or when not whole);
+    ``confidence`` (N,): the classifier's confidence (0 until read)."""
+
+    quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    whole: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    seats: list[Seat | None] = field(default_factory=list)
+    cards: list[str | None] = field(default_factory=list)
+    confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+
+    def __post_init__(self) -> None:
+        n = len(self.quads)
+        if self.quads.shape[1:] != (4, 2) if n else False:
+            raise ValueError(f"quads must be (N, 4, 2), not {self.quads.shape}")
+        for name in ("scores", "whole", "confidence"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
+        for name in ("seats", "cards"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
+
+    def __len__(self) -> int:
+        return len(self.quads)
+
+    def __getitem__(self, keep: np.ndarray) -> CardDetections:
+        keep = np.asarray(keep)
+        index = np.flatnonzero(keep) if keep.dtype == bool else keep
+        return CardDetections(self.quads[index], self.scores[index], self.whole[index],
+                              [self.seats[i] for i in index], [self.cards[i] for i in index],
+                              self.confidence[index])
+
+    @property
+    def centres(self) -> np.ndarray:
+        return self.quads.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
+
+
+class DetectorError(RuntimeError):
+    """The detector model is missing or broken."""
+
+
+class CardDetector:
+    """``core_threshold``: how sure the net must be that a pixel is in a card's middle for it
+    to seed a card (lower finds fainter cards, and more false ones). ``fill``: the share of its
+    outline a card's region must cover to count as whole (higher rejects more half-hidden
+    cards, and more whole cards whose edges are faint). ``min_side_px``: outlines whose short
+    side is shorter (in the full picture) are ignored."""
+
+    def __init__(self, model: Path | str = MODELS / "detector.onnx", input_long_side: int = 256,
+                 core_threshold: float = 0.5, card_threshold: float = 0.5, fill: float = 0.82,
+                 min_side_px: float = 14.0, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        if not 0 < core_threshold < 1 or not 0 < card_threshold < 1:
+            raise ValueError("thresholds must lie between 0 and 1")
+        if not 0 < fill <= 1:
+            raise ValueError("fill must lie in (0, 1]")
+        if input_long_side % 8 or input_long_side < 64:
+            raise ValueError("input_long_side must be a multiple of 8, at least 64")
+        path = Path(model)
+        if not path.is_file():
+            raise DetectorError(f"detector model '{path}' is missing; train it with "
+                                "'python -m vision.train detector'")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(path), options,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own exception types
+            raise DetectorError(f"cannot load detector model '{path}': {error}") from None
+        self.input_name = self.session.get_inputs()[0].name
+        self.long_side = input_long_side
+        self.core_threshold = core_threshold
+        self.card_threshold = card_threshold
+        self.fill = fill
+        self.min_side_px = min_side_px
+
+    # -- the network -----------------------------------------------------------------------
+
+    def probabilities(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """(card, core, scale): per-pixel probabilities at the network's size, and the factor
+        from picture pixels to network pixels."""
+        h, w = frame.shape[:2]
+        scale = self.long_side / max(h, w)
+        nw, nh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
+        small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+        pw, ph = -nw % 8, -nh % 8
+        if pw or ph:
+            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        tensor = small.astype(np.float32).transpose(2, 0, 1)[None] / 255
+        out = self.session.run(None, {self.input_name: tensor})[0][0]
+        return out[0, :nh, :nw], out[1, :nh, :nw], scale
+
+    # -- finding cards ---------------------------------------------------------------------
+
+    def detect(self, frame: np.ndarray, calibration=None) -> CardDetections:  # noqa: ANN001
+        """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
+        gets its seat, and outlines without a card's size on the table are dropped."""
+        card, core, scale = self.probabilities(frame)
+        seeds = (core > self.core_threshold).astype(np.uint8)
+        count, markers = cv2.connectedComponents(seeds, connectivity=4)
+        if count <= 1:
+            return CardDetections()
+        sure_card = card > self.card_threshold
+        markers = markers.astype(np.int32)
+        markers[(markers == 0) & ~sure_card] = count  # background seed
+        picture = cv2.cvtColor((card * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+        cv2.watershed(picture, markers)
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        quads, scores, whole = [], [], []
+        for label in range(1, count):
+            region = ((markers == label) & sure_card).astype(np.uint8)
+            area = int(region.sum())
+            if area < 12:
+                continue
+            fitted = _fit_quad(region)
+            if fitted is None:
+                continue
+            quad_small, quad_area = fitted
+            quad = (quad_small + 0.5) / scale - 0.5
+            short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
+            if short < self.min_side_px:
+                continue
+            quad = refine_quad(gray, quad)
+            filled = area / max(quad_area, 1.0)
+            inside = _inside_frame(quad, frame.shape[1], frame.shape[0])
+            is_whole = filled >= self.fill and inside and _card_shaped(quad, calibration)
+            quads.append(portrait_order(quad))
+            scores.append(float(card[region > 0].mean()))
+            whole.append(is_whole)
+        if not quads:
+            return CardDetections()
+        q = np.array(quads, np.float32)
+        seats: list[Seat | None] = [None] * len(q)
+        if calibration is not None:
+            centres = q.mean(axis=1)
+            seats = [calibration.seat_at_pixel(float(x), float(y)) for x, y in centres]
+        return CardDetections(q, np.array(scores, np.float32), np.array(whole, bool), seats,
+                              [None] * len(q), np.zeros(len(q), np.float32))
+
+
+def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """A quadrilateral around a card region (network pixels), and its area."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for k in (0.02, 0.04, 0.06, 0.08, 0.1):
+        approx = cv2.approxPolyDP(hull, k * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
+    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * cv2.contourArea(
+            rect.astype(np.float32)):
+        quad = rect
+    # region pixels are whole pixels: the outline runs half a pixel outside their centres
+    centre = quad.mean(axis=0)
+    direction = quad - centre
+    norms = np.linalg.norm(direction, axis=1, keepdims=True)
+    quad = quad + 0.5 * direction / np.maximum(norms, 1e-6) * math.sqrt(2)
+    return quad, float(cv2.contourArea(quad.astype(np.float32)))
+
+
+def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
+                samples: int = 10) -> np.ndarray:
+    """Snap each edge of ``quad`` to the strongest edge within ``reach`` px along its normal
+    and return the corners where the snapped edges meet; keeps the input where that fails."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    h, w = gray.shape[:2]
+    centre = quad.mean(axis=0)
+    lines = []
+    offsets = np.arange(-reach, reach + 0.5, 1.0)
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        length = float(np.linalg.norm(along))
+        if length < 8:
+            return quad
+        normal = np.array([-along[1], along[0]]) / length
+        if np.dot((a + b) / 2 - centre, normal) < 0:
+            normal = -normal  # point outwards
+        ts = np.linspace(0.15, 0.85, samples)
+        points = a[None, :] + ts[:, None] * along[None, :]
+        probe = points[:, None, :] + offsets[None, :, None] * normal[None, None, :]
+        xs = probe[..., 0].astype(np.float32)
+        ys = probe[..., 1].astype(np.float32)
+        values = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        values = values.astype(np.float32)
+        step = np.abs(np.diff(values, axis=1))
+        best = step.argmax(axis=1)
+        strong = step[np.arange(samples), best] > 8
+        if strong.sum() < samples // 2:
+            return quad
+        found = points[strong] + ((offsets[best[strong]] + 0.5)[:, None]) * normal[None, :]
+        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                     0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + t[0] * d1)
+    refined = np.array(corners)
+    if np.abs(refined - quad).max() > reach * 1.5 or not (
+            (refined >= -reach) & (refined <= [w + reach, h + reach])).all():
+        return quad
+    return refined
+
+
+def _inside_frame(quad: np.ndarray, width: int, height: int, margin: float = 2.0) -> bool:
+    return bool(((quad >= margin) & (quad <= [width - 1 - margin, height - 1 - margin])).all())
+
+
+def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001
+    """Does the outline have a card's proportions (and, on a calibrated table, its size)?"""
+    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    if calibration is None:
+        short, long = sorted([(sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2])
+        return 1.1 <= long / max(short, 1e-6) <= 2.0
+    mm = calibration.to_table(quad)
+    sides_mm = [np.linalg.norm(mm[(i + 1) % 4] - mm[i]) for i in range(4)]
+    short, long = sorted([(sides_mm[0] + sides_mm[2]) / 2, (sides_mm[1] + sides_mm[3]) / 2])
+    return (abs(short - CARD_MM[0]) < 0.22 * CARD_MM[0]
+            and abs(long - CARD_MM[1]) < 0.22 * CARD_MM[1])

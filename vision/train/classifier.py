@@ -1,0 +1,245 @@
+"""Train the card classifier and export ``models/cards.onnx`` and ``models/cards.yaml``.
+
+    python -m vision.train classifier [--per-class 1200] [--epochs 14] [--seed 1]
+
+Only the *train* designs (and the procedural tiny faces) are used for training; the
+*validation* designs choose the softmax temperature (so that a confidence of 0.98 means about
+98 % right) and the *test* designs are only measured. Needs the ``train`` extra (PyTorch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..cardclasses import CLASSES, CROP_SIZE
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
+    from ..studio.facesets import TinyFaces, face_sets
+    from .crops import CropMaker
+
+    split, labels, seed, hard = args
+    faces = face_sets(split, log=lambda m: None)
+    if split == "train":
+        faces = faces + [TinyFaces(v) for v in range(3)]
+    maker = CropMaker(faces, np.random.default_rng(seed))
+    return np.stack([maker.crop(label, hard) for label in labels])
+
+
+def make_crops(split: str, per_class: int, seed: int, workers: int,
+               hard: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``per_class`` crops of every class from the designs of ``split``: (images, labels)."""
+    labels = np.repeat(np.arange(len(CLASSES)), per_class)
+    rng = np.random.default_rng(seed)
+    rng.shuffle(labels)
+    chunks = np.array_split(labels, max(1, len(labels) // 500))
+    jobs = [(split, [CLASSES[i] for i in chunk], seed * 100003 + n, hard)
+            for n, chunk in enumerate(chunks)]
+    started = time.monotonic()
+    context = multiprocessing.get_context("fork")
+    parts = []
+    with context.Pool(workers) as pool:
+        for n, part in enumerate(pool.imap(_make_chunk, jobs), start=1):
+            parts.append(part)
+            print(f"\r{split} crops: {n}/{len(jobs)} chunks "
+                  f"({time.monotonic() - started:.0f} s)", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return np.concatenate(parts), labels
+
+
+def build_model(classes: int = len(CLASSES)):
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int, stride: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True)]
+
+    layers = (block(3, 32, 2) + block(32, 32, 1) + block(32, 64, 2) + block(64, 64, 1)
+              + block(64, 128, 2) + block(128, 128, 1) + block(128, 160, 2))
+    model = nn.Sequential(*layers, nn.AdaptiveAvgPool2d((3, 2)), nn.Flatten(),
+                          nn.Dropout(0.2), nn.Linear(160 * 6, classes))
+    del torch
+    return model
+
+
+def _to_tensor(images: np.ndarray):
+    import torch
+
+    # BGR uint8 (N, H, W, 3) -> float (N, 3, H, W) in [0, 1], as at run time
+    return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255)
+
+
+def _augment(batch):
+    import torch
+
+    n = batch.shape[0]
+    # small shifts (detector outlines are never exact) and brightness jitter
+    dx, dy = np.random.randint(-3, 4, 2)
+    batch = torch.roll(batch, shifts=(int(dy), int(dx)), dims=(2, 3))
+    scale = torch.empty(n, 1, 1, 1).uniform_(0.8, 1.2)
+    return (batch * scale).clamp_(0, 1)
+
+
+def evaluate(model, images: np.ndarray, labels: np.ndarray, temperature: float = 1.0):
+    """(accuracy, probabilities)."""
+    import torch
+
+    model.eval()
+    outs = []
+    with torch.no_grad():
+        for start in range(0, len(images), 512):
+            logits = model(_to_tensor(images[start:start + 512]))
+            outs.append(torch.softmax(logits / temperature, dim=1).numpy())
+    probs = np.concatenate(outs)
+    return float((probs.argmax(1) == labels).mean()), probs
+
+
+def fit_temperature(model, images: np.ndarray, labels: np.ndarray) -> float:
+    """The softmax temperature that minimises the negative log-likelihood on ``images``."""
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        logits = torch.cat([model(_to_tensor(images[s:s + 512]))
+                            for s in range(0, len(images), 512)])
+    target = torch.from_numpy(labels).long()
+    best, best_nll = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5), 60)):
+        nll = float(torch.nn.functional.cross_entropy(logits / float(t), target))
+        if nll < best_nll:
+            best, best_nll = float(t), nll
+    return best
+
+
+def train(args: argparse.Namespace) -> dict[str, Any]:
+    import torch
+
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    torch.set_num_threads(args.threads)
+    workers = args.workers
+    print(f"making crops ({args.per_class} a class from the train designs)...", file=sys.stderr)
+    x_train, y_train = make_crops("train", args.per_class, args.seed, workers)
+    x_val, y_val = make_crops("val", args.val_per_class, args.seed + 1, workers)
+    x_test, y_test = make_crops("test", args.val_per_class, args.seed + 2, workers)
+    model = build_model()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * int(np.ceil(len(x_train) / args.batch))
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
+                                                   pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    targets = torch.from_numpy(y_train).long()
+    for epoch in range(1, args.epochs + 1):
+        model.train()
+        started = time.monotonic()
+        order = np.random.permutation(len(x_train))
+        total = 0.0
+        for start in range(0, len(order), args.batch):
+            index = order[start:start + args.batch]
+            batch = _augment(_to_tensor(x_train[index]))
+            loss = loss_fn(model(batch), targets[index])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(index)
+        val_acc, _ = evaluate(model, x_val, y_val)
+        print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, "
+              f"val accuracy {val_acc:.4f} ({time.monotonic() - started:.0f} s)",
+              file=sys.stderr)
+    temperature = fit_temperature(model, x_val, y_val)
+    val_acc, val_probs = evaluate(model, x_val, y_val, temperature)
+    test_acc, test_probs = evaluate(model, x_test, y_test, temperature)
+    report = {
+        "val_crop_accuracy": round(val_acc, 4),
+        "test_crop_accuracy": round(test_acc, 4),
+        "temperature": round(temperature, 4),
+        "test_wrong_above_0.98": int(((test_probs.max(1) >= 0.98)
+                                      & (test_probs.argmax(1) != y_test)).sum()),
+        "test_crops": int(len(y_test)),
+    }
+    print(report, file=sys.stderr)
+    export(model, temperature, Path(args.out), args, report)
+    return report
+
+
+def export(model, temperature: float, folder: Path, args: argparse.Namespace,
+           report: dict[str, Any]) -> None:
+    import torch
+    import yaml
+
+    from ..studio.faces import designs_in
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self, inner, t: float) -> None:
+            super().__init__()
+            self.inner, self.t = inner, t
+
+        def forward(self, x):  # x: (N, 3, H, W) BGR in [0, 1]
+            return torch.softmax(self.inner(x) / self.t, dim=1)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    wrapped = WithSoftmax(model.eval(), temperature)
+    w, h = CROP_SIZE
+    dummy = torch.zeros(1, 3, h, w)
+    onnx_path = folder / "cards.onnx"
+    torch.onnx.export(wrapped, dummy, str(onnx_path), input_names=["crops"],
+                      output_names=["probabilities"], opset_version=17,
+                      dynamic_axes={"crops": {0: "n"}, "probabilities": {0: "n"}},
+                      dynamo=False)
+    meta = {
+        "model": "cards.onnx",
+        "classes": list(CLASSES),
+        "input": {"width": w, "height": h, "channels": "BGR", "scale": "pixel / 255",
+                  "layout": "NCHW", "crop": "card outline warped upright to the full input"},
+        "output": "probabilities (softmax with the fitted temperature)",
+        "temperature": report["temperature"],
+        "trained_on": {"designs": [d.name for d in designs_in("train")] + ["tiny-0", "tiny-1",
+                                                                            "tiny-2"],
+                       "crops_per_class": args.per_class, "data_seed": args.seed,
+                       "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr},
+        "validation_designs": [d.name for d in designs_in("val")],
+        "test_designs": [d.name for d in designs_in("test")],
+        "accuracy": {k: v for k, v in report.items()},
+        "trained": date.today().isoformat(),
+        "size_bytes": onnx_path.stat().st_size,
+    }
+    (folder / "cards.yaml").write_text(
+        "# The card classifier, written by 'python -m vision.train classifier'.\n"
+        + yaml.safe_dump(meta, sort_keys=False, width=100))
+    print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and cards.yaml",
+          file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train classifier",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--per-class", type=int, default=1200)
+    parser.add_argument("--val-per-class", type=int, default=80)
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", default=str(PROJECT / "models"))
+    args = parser.parse_args(argv)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("training needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    train(args)
+    return 0
