@@ -132,6 +132,27 @@ def build_parser() -> argparse.ArgumentParser:
                            help="file to write (default calibration/NAME.yaml)")
     calibrate.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     calibrate.set_defaults(run=run_calibrate)
+
+    check = commands.add_parser(
+        "check", help="measure detection and reading on a labelled image set",
+        description="Run detection and classification on every image of a labelled set and "
+                    "compare with its labels: card accuracy, detection recall and precision, "
+                    "per-class precision and recall, the most frequent confusions and the worst "
+                    "images. Labels with positions (image,card,seat,x1..y4) are matched by "
+                    "position; labels with only image,card are compared per image as a "
+                    "multiset. A folder without labels.csv just gets its detections listed.")
+    check.add_argument("labels", metavar="LABELS",
+                       help="a labels CSV, or a folder holding labels.csv (or just images)")
+    check.add_argument("--crops", action="store_true",
+                       help="the images are single cards already cut out and upright")
+    check.add_argument("--report", metavar="REPORT.json", help="write the full report as JSON")
+    check.add_argument("--errors", metavar="SHEET.png",
+                       help="write a contact sheet of the mistakes")
+    check.add_argument("--workers", type=_positive_int, default=None,
+                       help="processes (default: one per core)")
+    check.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
+    check.add_argument("--quiet", action="store_true", help="no progress line")
+    check.set_defaults(run=run_check)
     return parser
 
 
@@ -399,6 +420,105 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     print(f"{out}: table calibrated from {calibration.source} "
           f"({len(calibration.image_points)} points), dealer seat {dealer.number}")
     return 0
+
+
+def run_check(ns: argparse.Namespace) -> int:
+    import json
+    import os
+    from pathlib import Path
+
+    from vision.check import (
+        LabelsError,
+        errors_sheet,
+        images_in,
+        read_labels,
+        report,
+        run_check,
+    )
+    from vision.classify import ClassifierError
+    from vision.detect import DetectorError
+
+    command = "check"
+    target = Path(ns.labels)
+    listing = False
+    if target.is_dir():
+        if (target / "labels.csv").is_file():
+            target = target / "labels.csv"
+        else:
+            listing = True
+    elif not target.exists():
+        print(f"{PROG} {command}: '{target}' does not exist", file=sys.stderr)
+        return 2
+    try:
+        if listing:
+            tasks, positioned = images_in(target), False
+            if not tasks:
+                print(f"{PROG} {command}: no images in '{target}'", file=sys.stderr)
+                return 1
+        else:
+            tasks, positioned = read_labels(target)
+    except LabelsError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 1
+    workers = ns.workers or os.cpu_count() or 1
+
+    def show(task, result):  # noqa: ANN001, ANN202
+        if not listing:
+            return
+        if "skipped" in result:
+            print(f"{task.name}: skipped ({result['skipped']})")
+            return
+        cards = [f"{f['card'] or 'unread'}"
+                 + (f" {f['confidence']:.2f}" if f["card"] else " (partly hidden)")
+                 + (f" seat {f['seat']}" if f.get("seat") else "")
+                 for f in result["found"]]
+        print(f"{task.name}: {', '.join(cards) if cards else 'no cards'}")
+
+    try:
+        tally = run_check(tasks, positioned, ns.crops, workers, ns.models, not ns.quiet, show)
+    except (ClassifierError, DetectorError) as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 1
+    summary = report(tally, str(target), ns.crops)
+    if not listing:
+        _print_check(summary)
+    elif tally.skipped:
+        print(f"{len(tally.skipped)} images skipped")
+    try:
+        if ns.report:
+            Path(ns.report).write_text(json.dumps(summary, indent=1) + "\n")
+        if ns.errors:
+            errors_sheet(tally, Path(ns.errors))
+    except OSError as error:
+        print(f"{PROG} {command}: cannot write: {error}", file=sys.stderr)
+        return 1
+    readable = summary["images"] - len(summary["skipped_images"])
+    return 0 if readable > 0 else 1
+
+
+def _print_check(summary: dict) -> None:  # type: ignore[type-arg]
+    def pct(value: float | None) -> str:
+        return "n/a" if value is None else f"{100 * value:.2f}%"
+
+    print(f"images: {summary['images']} ({len(summary['skipped_images'])} skipped), "
+          f"labelled cards: {summary['cards']}")
+    print(f"card accuracy: {pct(summary['card_accuracy'])}  detection recall: "
+          f"{pct(summary['detection_recall'])}  precision: {pct(summary['detection_precision'])}"
+          + (f"  seats: {pct(summary['seat_accuracy'])}" if summary["seat_accuracy"] is not None
+             else ""))
+    wrong = summary["wrong_at_or_above"]
+    print(f"read wrongly with confidence >= 0.9: {wrong['0.9']}, >= 0.98: {wrong['0.98']}")
+    if summary["confusions"]:
+        print("most frequent confusions: " + ", ".join(
+            f"{c['truth']}->{c['read']} x{c['count']}" for c in summary["confusions"][:8]))
+    weak = sorted(((v["recall"] or 0, k) for k, v in summary["per_class"].items()
+                   if v["labelled"]))[:5]
+    if weak and weak[0][0] < 1:
+        print("lowest recall: " + ", ".join(f"{k} {100 * r:.1f}%" for r, k in weak))
+    for item in summary["worst_images"][:5]:
+        print(f"  {item['image']}: {'; '.join(item['problems'][:4])}")
+    for item in summary["skipped_images"][:10]:
+        print(f"  skipped {item['image']}: {item['reason']}")
 
 
 def main(argv: list[str] | None = None) -> int:
