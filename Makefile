@@ -6,12 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test samples clean help
+.PHONY: demo test samples model clean help
 
 help:
 	@echo "make demo   - score the bundled sample game (creates .venv on first use)"
 	@echo "make test   - run the test suite (creates .venv on first use)"
 	@echo "make samples - render the bundled clips and images again (fetches the card designs)"
+	@echo "make model  - train the detector and the card classifier (installs PyTorch, CPU)"
 	@echo "make clean  - remove .venv and caches"
 
 $(STAMP): pyproject.toml
@@ -35,6 +36,12 @@ samples: $(STAMP)
 	rm -rf samples/images
 	$(STUDIO) images --designs test --count 200 --kind mixed --out samples/images --seed 7
 	$(STUDIO) sheet samples/images --out samples/contact_sheet.jpg --count 16
+
+# Training needs the optional 'train' extra (PyTorch for the CPU); the program never does.
+model: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m vision.train detector
+	$(BIN)/python -m vision.train classifier
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -153,6 +153,30 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     check.add_argument("--quiet", action="store_true", help="no progress line")
     check.set_defaults(run=run_check)
+
+    from vision.refereeing import add_referee_options, run_referee
+
+    replay = commands.add_parser(
+        "replay", help="referee a recorded clip (or a folder of frames)",
+        description="Referee a recorded game: print each announcement with the video time, "
+                    "and the verdict at the end. With --truth, compare with a studio truth log.")
+    replay.add_argument("clip", metavar="CLIP", help="a video file, or a folder of pictures")
+    replay.add_argument("--truth", metavar="TRUTH.jsonl",
+                        help="a studio truth log to compare the plays, tricks and verdict with")
+    add_referee_options(replay)
+    replay.set_defaults(run=lambda ns: run_referee(ns, "replay"))
+
+    live = commands.add_parser(
+        "live", help="referee a real table through a camera",
+        description="Referee a real table live. The table is found from its markers (looked "
+                    "for again every few seconds) or given with --calibration.")
+    live.add_argument("--camera", default="0", metavar="INDEX|DEVICE",
+                      help="camera index or device path (default 0)")
+    live.add_argument("--width", type=_positive_int, help="capture width")
+    live.add_argument("--height", type=_positive_int, help="capture height")
+    live.add_argument("--fps", type=_positive_int, help="capture frame rate")
+    add_referee_options(live)
+    live.set_defaults(run=lambda ns: run_referee(ns, "live"))
     return parser
 
 

@@ -1,0 +1,137 @@
+"""The tracker and the table referee, scripted frame by frame (no pictures, no models)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee import Card
+from referee.config import RulesConfig
+from referee.seats import Seat
+from vision.detect import CardDetections
+from vision.game import Phase, TableReferee
+from vision.track import CardLanded, Tracker, TrackerSettings, ZoneCleared, ZoneUnclear
+
+ZONE_CENTRES = {1: (640, 600), 2: (300, 360), 3: (640, 120), 4: (980, 360)}
+
+
+def frame_of(cards: dict[int, tuple]) -> CardDetections:
+    """cards: seat -> (card or None, confidence, whole[, (dx, dy)])."""
+    quads, seats, names, conf, whole = [], [], [], [], []
+    for seat, entry in cards.items():
+        card, confidence, is_whole = entry[:3]
+        dx, dy = entry[3] if len(entry) > 3 else (0, 0)
+        x, y = ZONE_CENTRES[seat]
+        x, y = x + dx, y + dy
+        quads.append([(x - 30, y - 45), (x + 30, y - 45), (x + 30, y + 45), (x - 30, y + 45)])
+        seats.append(Seat(seat))
+        names.append(card if is_whole else None)
+        conf.append(confidence)
+        whole.append(is_whole)
+    n = len(quads)
+    return CardDetections(np.array(quads, np.float32).reshape(n, 4, 2),
+                          np.ones(n, np.float32), np.array(whole, bool), seats, names,
+                          np.array(conf, np.float32))
+
+
+def run(script: list[dict[int, tuple]], settings: TrackerSettings = TrackerSettings()):
+    tracker = Tracker(settings)
+    events = []
+    for n, cards in enumerate(script):
+        events += [(n, e) for e in tracker.update(frame_of(cards), n)]
+    return events
+
+
+def test_a_card_lands_once_after_being_seen_still_and_sure():
+    script = [{}] * 3 + [{1: ("AH", 0.99, True)}] * 20 + [{}] * 15
+    events = run(script)
+    landed = [(n, e) for n, e in events if isinstance(e, CardLanded)]
+    assert [(n, e.card, e.seat) for n, e in landed] == [(5, "AH", Seat(1))]
+    cleared = [(n, e) for n, e in events if isinstance(e, ZoneCleared)]
+    assert [n for n, _ in cleared] == [23 + 9]
+
+
+def test_a_single_misread_frame_changes_nothing():
+    script = [{1: ("AH", 0.99, True)}] * 6 + [{1: ("AD", 0.97, True)}] + \
+        [{1: ("AH", 0.99, True)}] * 6
+    landed = [e.card for _, e in run(script) if isinstance(e, CardLanded)]
+    assert landed == ["AH"]
+
+
+def test_a_hand_passing_over_a_card_does_not_clear_or_replay_it():
+    script = [{1: ("7S", 0.99, True)}] * 6 + [{1: (None, 0.0, False)}] * 4 + [{}] * 5 + \
+        [{1: ("7S", 0.99, True)}] * 6
+    events = run(script)
+    assert [type(e).__name__ for _, e in events] == ["CardLanded"]
+
+
+def test_a_card_being_slid_into_place_lands_only_when_still():
+    moving = [{1: ("QC", 0.99, True, (0, 40 - 8 * k))} for k in range(6)]
+    events = run(moving + [{1: ("QC", 0.99, True)}] * 6)
+    landed = [n for n, e in events if isinstance(e, CardLanded)]
+    assert landed and landed[0] >= 6
+
+
+def test_an_unsure_card_is_never_landed_and_is_asked_for_again_once():
+    script = [{2: ("KD", 0.6, True)}] * 40
+    events = run(script)
+    assert [type(e).__name__ for _, e in events] == ["ZoneUnclear"]
+    assert events[0][1].seat == Seat(2)
+
+
+def test_settings_are_checked():
+    with pytest.raises(ValueError):
+        TrackerSettings(window=3, land_frames=4)
+    with pytest.raises(ValueError):
+        TrackerSettings(min_confidence=1.5)
+
+
+def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]]):
+    """Frames of a whole game the way a table shows it."""
+    script: list[dict[int, tuple]] = [{}] * 3
+    script += [{trump_seat: (trump, 0.99, True)}] * 8 + [{}] * 12
+    for trick in tricks:
+        table: dict[int, tuple] = {}
+        for seat, card in trick:
+            script += [{**table, seat: (None, 0.0, False)}] * 2  # a hand over it
+            table[seat] = (card, 0.995, True)
+            script += [dict(table)] * 6
+        script += [dict(table)] * 5 + [{}] * 12
+    return script
+
+
+def referee_over(script, trump=None):
+    tracker = Tracker()
+    table = TableReferee(RulesConfig(), trump=trump)
+    said = [s.announcement for s in table.start()]
+    for n, cards in enumerate(script):
+        events = tracker.update(frame_of(cards), n)
+        said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding())]
+    return table, said
+
+
+def test_trump_then_a_trick_then_the_sweep():
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
+                                   [(2, "AC"), (3, "3C"), (4, "4C"), (1, "KC")]])
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump", "cut", "trick_won", "trick_won"]
+    assert said[2].seat == Seat(2) and said[2].points == 11
+    assert table.phase is Phase.PLAYING and table.tricks_done == 2
+
+
+def test_out_of_turn_play_is_turned_away_and_then_played_properly():
+    script = play_script(2, "7D", [[(1, "AH"), (3, "5H")]])
+    _, said = referee_over(script)
+    assert [a.kind for a in said] == ["trump", "out_of_turn"]
+
+
+def test_given_trump_skips_waiting_and_unclear_cards_are_asked_again():
+    script = [{1: ("AH", 0.99, True)}] * 8 + [{1: ("AH", 0.99, True), 2: ("2D", 0.5, True)}] * 30
+    _, said = referee_over(script, trump=Card.parse("7D"))
+    assert [a.kind for a in said] == ["trump", "card_unclear"]
+    assert said[1].message == "Card unclear in seat 2: please show it again"
+
+
+def test_zone_unclear_event_type():
+    assert ZoneUnclear(Seat(1), 0).seat == Seat(1)

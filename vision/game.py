@@ -1,0 +1,202 @@
+"""The game at the table: tracker events in, the rules engine's announcements out.
+
+Phases of a deal:
+
+    WAIT_TRUMP --(a card lands in the dealer's zone)--> TRUMP_SHOWN (trump announced)
+    TRUMP_SHOWN --(that zone clears, or another seat plays)--> PLAYING
+    PLAYING --(a card lands)--> the play goes to the referee; after the fourth card of a trick
+               --> SWEEP
+    SWEEP --(every zone is clear, or the next lead lands)--> PLAYING
+    ... after the tenth trick the referee says game over --> DEAL_OVER
+    DEAL_OVER --(the table clears)--> WAIT_TRUMP of the next deal (the dealer moves on and the
+               match tally carries over)
+
+With a trump given up front (``--trump``) a deal starts in PLAYING. The seat of a play comes
+from the zone it landed in, so a card played out of turn is seen (and turned away) as such. A
+card that cannot be read is never guessed: the referee asks for it to be shown again.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.cards import Card, CardError
+from referee.config import RulesConfig
+from referee.engine import Referee, RefereeStateError
+from referee.events import (
+    Announcement,
+    CardPlayed,
+    GameOver,
+    TrickWon,
+    TrumpDeclared,
+    TrumpRevealed,
+)
+from referee.match import Match
+from referee.seats import Seat, TableOrder
+
+from .track import CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
+
+
+class Phase(enum.Enum):
+    WAIT_TRUMP = "waiting for the trump"
+    TRUMP_SHOWN = "trump shown"
+    PLAYING = "playing"
+    SWEEP = "trick complete"
+    DEAL_OVER = "deal over"
+
+
+@dataclass(frozen=True)
+class ShowAgain(Announcement):
+    """A card lies in a zone but cannot be read: nothing is recorded until it can."""
+
+    kind: ClassVar[str] = "card_unclear"
+    seat: Seat
+
+    @property
+    def message(self) -> str:
+        return f"Card unclear in seat {self.seat.number}: please show it again"
+
+
+@dataclass(frozen=True)
+class Said:
+    """An announcement with when it was made."""
+
+    frame: int
+    time_s: float
+    announcement: Announcement
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"frame": self.frame, "time": round(self.time_s, 3),
+                **self.announcement.to_dict()}
+
+
+@dataclass
+class TableReferee:
+    rules: RulesConfig
+    trump: Card | None = None  # given up front (--trump): no trump to wait for
+    order: TableOrder = field(init=False)
+    referee: Referee = field(init=False)
+    match: Match = field(init=False)
+    phase: Phase = field(init=False)
+    deal: int = field(default=1, init=False)
+    plays: list[tuple[Seat, Card]] = field(default_factory=list, init=False)
+    tricks_done: int = field(default=0, init=False)
+    taken: list[CardLanded] = field(default_factory=list, init=False)  # landings played
+
+    def __post_init__(self) -> None:
+        self.order = self.rules.order
+        self.match = Match(self.rules.match)
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        settings = self.rules.referee
+        self.referee = Referee(self.order, min_confidence=settings.min_confidence,
+                               accuse_confidence=settings.accuse_confidence)
+        self.plays = []
+        self.tricks_done = 0
+        self.phase = Phase.WAIT_TRUMP
+        self._pending: list[Announcement] = []
+        if self.trump is not None:
+            self._pending = self.referee.feed(TrumpRevealed(self.trump))
+            self.phase = Phase.PLAYING
+
+    # -- feeding -----------------------------------------------------------------------------
+
+    def start(self, frame: int = 0, time_s: float = 0.0) -> list[Said]:
+        """Announcements due before any frame (the trump, when it was given)."""
+        said = [Said(frame, time_s, a) for a in self._pending]
+        self._pending = []
+        return said
+
+    def on_events(self, events: list[TrackEvent], frame: int, time_s: float,
+                  holding: dict[Seat, str]) -> list[Said]:
+        """Feed one frame's tracker events; ``holding`` is what each zone holds now."""
+        out: list[Announcement] = []
+        for event in events:
+            if isinstance(event, CardLanded):
+                out += self._landed(event)
+            elif isinstance(event, ZoneCleared):
+                out += self._cleared(event, holding)
+            elif isinstance(event, ZoneUnclear):
+                if self.phase is not Phase.DEAL_OVER:
+                    out.append(ShowAgain(event.seat))
+        if self.phase is Phase.SWEEP and not holding:
+            self.phase = Phase.PLAYING
+        if self.phase is Phase.DEAL_OVER and not holding:
+            self._next_deal()
+        return [Said(frame, time_s, a) for a in out]
+
+    def _landed(self, event: CardLanded) -> list[Announcement]:
+        try:
+            card = Card.parse(event.card)
+        except (CardError, ValueError):
+            return []  # "back": a face-down card is no play
+        if self.phase is Phase.DEAL_OVER:
+            return []
+        if self.phase is Phase.WAIT_TRUMP:
+            if event.seat != self.order.dealer:
+                return []  # nothing is played before the trump is shown
+            said = self.referee.feed(TrumpRevealed(card, event.confidence))
+            if any(isinstance(a, TrumpDeclared) for a in said):
+                self.phase = Phase.TRUMP_SHOWN
+            return said
+        if self.phase is Phase.TRUMP_SHOWN:
+            if event.seat == self.order.dealer:
+                return []  # the trump card lies there still (or again)
+            self.phase = Phase.PLAYING
+        if self._just_played(event.seat, card):
+            return []  # the same card seen landing again (nudged, or a restarted tracker)
+        if self.phase is Phase.SWEEP:
+            self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
+        return self._play(event, card)
+
+    def _just_played(self, seat: Seat, card: Card) -> bool:
+        recent = list(self.referee.plays)
+        if self.referee.tricks and self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or (
+                self.referee.tricks and not self.referee.plays):
+            recent += list(self.referee.tricks[-1].plays)
+        return any(p.seat == seat and p.card == card for p in recent)
+
+    def _play(self, event: CardLanded, card: Card) -> list[Announcement]:
+        before = (len(self.referee.tricks), len(self.referee.plays))
+        try:
+            said = self.referee.feed(CardPlayed(event.seat, card, event.confidence))
+        except RefereeStateError:
+            return []
+        if (len(self.referee.tricks), len(self.referee.plays)) != before:
+            self.plays.append((event.seat, card))  # taken: not turned away
+            self.taken.append(event)
+        for a in said:
+            if isinstance(a, TrickWon):
+                self.tricks_done += 1
+                self.phase = Phase.SWEEP
+            if isinstance(a, GameOver):
+                self.phase = Phase.DEAL_OVER
+                scored = self.match.record(a)
+                said = said + [scored]
+        return said
+
+    def _cleared(self, event: ZoneCleared, holding: dict[Seat, str]) -> list[Announcement]:
+        if self.phase is Phase.TRUMP_SHOWN and event.seat == self.order.dealer:
+            self.phase = Phase.PLAYING
+        return []
+
+    def _next_deal(self) -> None:
+        self.order = self.order.next_deal()
+        self.deal += 1
+        self._new_deal()
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.DEAL_OVER
+
+    def state(self) -> dict[str, Any]:
+        """What an overlay or a log needs to show where the game is."""
+        trump = self.referee.trump
+        return {"phase": self.phase.value, "deal": self.deal, "tricks": self.tricks_done,
+                "score": list(self.referee.score),
+                "trick": [f"{p.seat.number}:{p.card}" for p in self.referee.plays],
+                "trump": str(trump) if trump else None,
+                "to_play": self.referee.to_play.number if self.referee.to_play else None}

@@ -1,0 +1,143 @@
+"""The ``replay`` and ``live`` commands: build the stages from the options and run a session."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+PROG = "sueca-referee"
+
+
+def add_referee_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--calibration", metavar="FILE",
+                         help="table calibration (default: find the markers in the picture, "
+                              "and look again every few seconds)")
+    command.add_argument("--trump", metavar="CARD",
+                         help="the trump card (e.g. 7D), instead of watching the dealer show it")
+    command.add_argument("--events", metavar="FILE.jsonl",
+                         help="log every event and announcement here, as it happens")
+    command.add_argument("--resume", metavar="FILE.jsonl",
+                         help="carry on the game recorded in this log (after a crash)")
+    command.add_argument("--out", metavar="ANNOTATED.mp4",
+                         help="write the video with zones, readings, trick, score and banners")
+    command.add_argument("--show", action="store_true", help="show that view in a window")
+    command.add_argument("--speak", action="store_true",
+                         help="say the announcements aloud (needs espeak-ng)")
+    command.add_argument("--lang", choices=["en", "pt"], default="en",
+                         help="language of the spoken announcements (default en)")
+    command.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
+    command.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
+
+
+def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - one flat recipe
+    from referee.cards import Card, CardError
+    from referee.config import ConfigError, load_rules_config
+    from vision.classify import CardClassifier, ClassifierError
+    from vision.detect import MODELS, CardDetector, DetectorError
+    from vision.game import TableReferee
+    from vision.layout import LayoutError, load_layout
+    from vision.session import EventLog, resume_from, run_session
+    from vision.sinks import ConsoleSink, SpeechSink, VideoSink, WindowSink, clock
+    from vision.sources import SourceError, SourceStats, camera_frames, open_source
+    from vision.table import CalibrationError, CalibrationKeeper, load_calibration
+    from vision.track import Tracker
+
+    def fail(message: str, status: int = 1) -> int:
+        print(f"{PROG} {command}: {message}", file=sys.stderr)
+        return status
+
+    try:
+        rules = load_rules_config(ns.config)
+        layout = load_layout(ns.config)
+    except (ConfigError, LayoutError) as error:
+        return fail(str(error), 2)
+    trump = None
+    if ns.trump:
+        try:
+            trump = Card.parse_sueca(ns.trump)
+        except (CardError, ValueError) as error:
+            return fail(f"--trump: {str(error).splitlines()[-1]}", 2)
+    try:
+        calibration = load_calibration(ns.calibration) if ns.calibration else None
+    except CalibrationError as error:
+        return fail(str(error), 2)
+    keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration))
+    models = Path(ns.models) if ns.models else MODELS
+    try:
+        detector = CardDetector(models / "detector.onnx")
+        classifier = CardClassifier(models / "cards.onnx")
+    except (DetectorError, ClassifierError) as error:
+        return fail(str(error))
+    table = TableReferee(rules, trump=trump)
+    skip_until = -1
+    if ns.resume:
+        try:
+            resumed = resume_from(Path(ns.resume), table)
+        except (OSError, ValueError) as error:
+            return fail(f"cannot resume from '{ns.resume}': {error}")
+        if command == "replay":
+            skip_until = resumed.frame
+        print(f"resumed from {ns.resume}: deal {table.deal}, {table.tricks_done} tricks, score "
+              f"{table.referee.score[0]} | {table.referee.score[1]}", file=sys.stderr)
+    stats = SourceStats()
+    if command == "replay":
+        frames = open_source(ns.clip, stats)
+    else:
+        frames = camera_frames(ns.camera, ns.width, ns.height, ns.fps, stats)
+    sinks = [ConsoleSink()]
+    log = None
+    try:
+        if ns.speak:
+            sinks.append(SpeechSink(ns.lang))
+        if ns.out:
+            sinks.append(VideoSink(Path(ns.out)))
+        if ns.show:
+            sinks.append(WindowSink())
+        if ns.events:
+            log = EventLog(Path(ns.events), append=bool(ns.resume and ns.resume == ns.events))
+        result = run_session(frames, detector, classifier, keeper, Tracker(), table, sinks, log,
+                             skip_until)
+    except SourceError as error:
+        return fail(str(error))
+    except OSError as error:
+        return fail(f"{error.strerror or error}")
+    except KeyboardInterrupt:
+        print(f"{PROG} {command}: stopped", file=sys.stderr)
+        result = None
+    finally:
+        for sink in sinks:
+            sink.close()
+        if log is not None:
+            log.close()
+    for note in stats.notes:
+        print(f"{PROG} {command}: {note}", file=sys.stderr)
+    if stats.unreadable:
+        print(f"{PROG} {command}: {stats.unreadable} unreadable frames skipped", file=sys.stderr)
+    if result is not None and result.frames and not result.calibrated_frames:
+        print(f"{PROG} {command}: the table's markers were never found; give "
+              "--calibration FILE (see 'sueca-referee calibrate')", file=sys.stderr)
+    over = [s for s in (result.said if result else []) if s.announcement.kind == "game_over"]
+    if over:
+        print("\n".join(over[-1].announcement.message.splitlines()))
+    else:
+        state = table.state()
+        print(f"Game not finished: {state['tricks']} tricks played, score "
+              f"{state['score'][0]} | {state['score'][1]}")
+    if command == "replay" and ns.truth and result is not None:
+        from vision.studio.clip import read_truth
+        from vision.truthcheck import compare_with_truth
+
+        try:
+            truth = read_truth(Path(ns.truth))
+        except (OSError, ValueError) as error:
+            return fail(f"cannot read the truth log '{ns.truth}': {error}")
+        comparison = compare_with_truth(truth, result.said, table.taken)
+        for line in comparison.lines():
+            print(line)
+    if result is not None and result.frames:
+        print(f"({result.frames} frames, {clock(result.frames / 30.0)} of video)",
+              file=sys.stderr)
+    if stats.ended_early or (result is not None and not result.frames):
+        return 1
+    return 0

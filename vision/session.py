@@ -1,0 +1,177 @@
+"""A refereeing session: frames in, announcements out, through every stage in order.
+
+    frames -> CalibrationKeeper (table) -> CardDetector -> CardClassifier -> Tracker
+           -> TableReferee (rules) -> sinks (console, JSONL log, speech, video, window)
+
+``run_session`` drives one source to its end (or until a sink asks to stop) and returns what
+happened, so ``replay`` can compare it with a truth log and ``live`` can report on the camera.
+Frames with no card in any zone skip the classifier entirely.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from .detect import CardDetections
+from .game import Said, TableReferee
+from .sources import Frame
+from .table import Calibration, CalibrationKeeper
+from .track import CardLanded, TrackEvent, Tracker, ZoneCleared, ZoneUnclear
+
+
+class Sink(Protocol):
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        """Called on every frame; return False to stop the session."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class SessionResult:
+    frames: int = 0
+    said: list[Said] = field(default_factory=list)
+    landings: list[CardLanded] = field(default_factory=list)
+    calibrated_frames: int = 0
+    stopped: bool = False
+
+
+def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
+    if isinstance(event, CardLanded):
+        return {"type": "landed", "seat": event.seat.number, "card": event.card,
+                "confidence": round(event.confidence, 4), "frame": event.frame,
+                "quad": [[round(x, 1), round(y, 1)] for x, y in event.quad]}
+    if isinstance(event, ZoneCleared):
+        return {"type": "cleared", "seat": event.seat.number, "card": event.card,
+                "frame": event.frame}
+    return {"type": "unclear", "seat": event.seat.number, "frame": event.frame}
+
+
+def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
+    from referee.seats import Seat
+
+    seat = Seat(int(data["seat"]))
+    if data["type"] == "landed":
+        return CardLanded(seat, str(data["card"]), float(data["confidence"]),
+                          int(data["frame"]), tuple(tuple(p) for p in data.get("quad", [])))
+    if data["type"] == "cleared":
+        return ZoneCleared(seat, str(data["card"]), int(data["frame"]))
+    if data["type"] == "unclear":
+        return ZoneUnclear(seat, int(data["frame"]))
+    raise ValueError(f"unknown event type '{data['type']}'")
+
+
+class EventLog:
+    """``--events FILE.jsonl``: every tracker event and announcement, a JSON object a line,
+    flushed as it happens, so a crash loses nothing. Each frame with tracker events also
+    records what the zones held, which is all ``resume`` needs to rebuild the game."""
+
+    def __init__(self, path: Path, append: bool = False) -> None:
+        self.handle = path.open("a" if append else "w", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.handle.write(json.dumps(record) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+@dataclass
+class Resumed:
+    frame: int  # the last frame the log saw
+    announcements: int
+
+
+def resume_from(path: Path, table: TableReferee) -> Resumed:
+    """Feed the tracker events of an earlier session's log into ``table``, rebuilding the game
+    as it stood. Raises ``ValueError`` naming the line of a broken record (a last line cut
+    short by a crash is ignored)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    last_frame, count = -1, 0
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                break  # the write the crash interrupted
+            raise ValueError(f"{path}, line {n}: not JSON") from None
+        if record.get("record") != "track":
+            continue
+        try:
+            events = [track_event_from_dict(e) for e in record["events"]]
+            from referee.seats import Seat
+
+            holding = {Seat(int(k)): v for k, v in record["holding"].items()}
+            said = table.on_events(events, int(record["frame"]), float(record["time"]), holding)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path}, line {n}: {error}") from None
+        count += len(said)
+        last_frame = int(record["frame"])
+    return Resumed(last_frame, count)
+
+
+def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
+                keeper: CalibrationKeeper, tracker: Tracker, table: TableReferee,
+                sinks: list[Sink], log: EventLog | None = None,
+                skip_until: int = -1) -> SessionResult:
+    result = SessionResult()
+    said_now = table.start()
+    for said in said_now:
+        _log_said(log, said)
+    result.said += said_now
+    for frame in frames:
+        result.frames += 1
+        calibration = keeper.update(frame.image, frame.time_s)
+        if calibration is not None:
+            result.calibrated_frames += 1
+        detections = detector.detect(frame.image, calibration) if calibration is not None \
+            else CardDetections()
+        zoned = np.array([s is not None for s in detections.seats], bool)
+        if zoned.any():
+            reading = detections[zoned]
+            classifier.read(frame.image, reading)
+            detections = reading
+        else:
+            detections = CardDetections()
+        events = tracker.update(detections, frame.index)
+        said_now = []
+        if frame.index > skip_until and events:
+            holding = tracker.holding()
+            said_now = table.on_events(events, frame.index, frame.time_s, holding)
+            if log is not None:
+                log.write({"record": "track", "frame": frame.index,
+                           "time": round(frame.time_s, 3),
+                           "events": [track_event_to_dict(e) for e in events],
+                           "holding": {str(s.number): c for s, c in holding.items()}})
+            for said in said_now:
+                _log_said(log, said)
+            result.landings += [e for e in events if isinstance(e, CardLanded)]
+            result.said += said_now
+        keep_going = True
+        for sink in sinks:
+            keep_going &= sink.frame(frame, detections, calibration, table, said_now)
+        if not keep_going:
+            result.stopped = True
+            break
+    return result
+
+
+def _log_said(log: EventLog | None, said: Said) -> None:
+    if log is not None:
+        log.write({"record": "announcement", **said.to_dict()})
+
+
+def frames_after(frames: Iterable[Frame], first: int) -> Iterator[Frame]:
+    for frame in frames:
+        if frame.index >= first:
+            yield frame

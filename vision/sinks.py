@@ -1,0 +1,246 @@
+"""Where announcements go: the console, the speaker, an annotated video, a window.
+
+Each sink is called on every frame with that frame's detections and the announcements it
+brought (usually none) and returns False to stop the session (the window's q key).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from referee.events import Cheat, Cut, GameOver, TrickWon
+
+from .detect import CardDetections
+from .game import Said, TableReferee
+from .sources import Frame
+from .table import Calibration
+
+
+def clock(seconds: float) -> str:
+    minutes, rest = divmod(max(seconds, 0.0), 60)
+    return f"{int(minutes):02d}:{rest:04.1f}"
+
+
+class ConsoleSink:
+    """Prints each announcement with the video time, as it happens."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        for item in said:
+            for n, line in enumerate(item.announcement.message.splitlines()):
+                stamp = f"[{clock(item.time_s)}] " if n == 0 else " " * 10
+                print(stamp + line, file=self.out, flush=True)
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+# -- speech ------------------------------------------------------------------------------------
+
+_SUITS_PT = {"C": "paus", "D": "ouros", "H": "copas", "S": "espadas"}
+_RANKS_PT = {"A": "ás", "K": "rei", "Q": "dama", "J": "valete", "2": "dois", "3": "três",
+             "4": "quatro", "5": "cinco", "6": "seis", "7": "sete", "8": "oito", "9": "nove",
+             "10": "dez"}
+_SUITS_EN = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_RANKS_EN = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+
+
+def spoken_card(card: str, lang: str) -> str:
+    rank, suit = card[:-1], card[-1]
+    if lang == "pt":
+        return f"{_RANKS_PT.get(rank, rank)} de {_SUITS_PT[suit]}"
+    return f"{_RANKS_EN.get(rank, rank)} of {_SUITS_EN[suit]}"
+
+
+def spoken(item: Said, lang: str) -> str | None:
+    """What to say aloud for an announcement (None: nothing)."""
+    a = item.announcement
+    data = a.to_dict()
+    if lang != "pt":
+        if a.kind == "trump":
+            return f"Trump is the {spoken_card(data['card'], 'en')}"
+        if isinstance(a, Cut):
+            return f"Cut by player {data['seat']}"
+        if isinstance(a, TrickWon):
+            return f"Player {data['seat']} wins {data['points']} points"
+        return a.message.replace("|", "to").replace("\n", ". ")
+    if a.kind == "trump":
+        return f"Trunfo: {spoken_card(data['card'], 'pt')}"
+    if isinstance(a, Cut):
+        return f"Corte do jogador {data['seat']}"
+    if isinstance(a, TrickWon):
+        return f"O jogador {data['seat']} ganha {data['points']} pontos"
+    if a.kind == "card_unclear":
+        return f"Carta pouco clara no lugar {data['seat']}: mostre-a outra vez"
+    if a.kind == "revoke":
+        return f"Renúncia! O jogador {data['seat']} não assistiu ao naipe"
+    if isinstance(a, Cheat):
+        return "Batota!"
+    if isinstance(a, GameOver):
+        score = data["score"]
+        outcome = data["outcome"]
+        head = "Empate" if outcome is None else f"A dupla {outcome} ganhou"
+        return f"{head}. {score[0]} a {score[1]}"
+    if a.kind == "out_of_turn":
+        return f"O jogador {data['seat']} jogou fora de vez"
+    return None
+
+
+class SpeechSink:
+    """Says announcements aloud through espeak-ng, one at a time without blocking the video.
+    Without espeak-ng it warns once and stays quiet."""
+
+    def __init__(self, lang: str = "en", err: TextIO | None = None) -> None:
+        self.lang = lang
+        self.voice = "pt" if lang == "pt" else "en"
+        self.program = shutil.which("espeak-ng") or shutil.which("espeak")
+        self.process: subprocess.Popen[bytes] | None = None
+        self.queue: list[str] = []
+        if self.program is None:
+            print("speech: espeak-ng is not installed (apt-get install espeak-ng); "
+                  "carrying on without it", file=err or sys.stderr)
+
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        if self.program is None:
+            return True
+        self.queue += [text for text in (spoken(s, self.lang) for s in said) if text]
+        if self.queue and (self.process is None or self.process.poll() is not None):
+            try:
+                self.process = subprocess.Popen([self.program, "-v", self.voice,
+                                                 self.queue.pop(0)],
+                                                stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.DEVNULL)
+            except OSError:
+                self.program = None
+        return True
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+# -- the overlay -------------------------------------------------------------------------------
+
+SEAT_COLOURS = {1: (60, 180, 255), 2: (255, 160, 60), 3: (80, 220, 120), 4: (220, 90, 220)}
+
+
+class Overlay:
+    """Draws zones, card outlines with readings, the trick, the score and banners."""
+
+    def __init__(self, banner_s: float = 2.5) -> None:
+        self.banner_s = banner_s
+        self.banner: tuple[str, float, tuple[int, int, int]] | None = None
+
+    def draw(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+             table: TableReferee, said: list[Said]) -> np.ndarray:
+        image = frame.image.copy()
+        h, w = image.shape[:2]
+        scale = max(w / 1280, 0.5)
+        if calibration is not None:
+            for zone in calibration.layout.zones():
+                pts = calibration.to_image(np.array(zone.corners)).astype(np.int32)
+                cv2.polylines(image, [pts], True, SEAT_COLOURS[zone.seat.number],
+                              max(1, int(2 * scale)), cv2.LINE_AA)
+                x, y = pts.min(axis=0)
+                cv2.putText(image, f"seat {zone.seat.number}", (int(x) + 4, int(y) + int(18 * scale)),
+                            cv2.FONT_HERSHEY_SIMPLEX, 0.55 * scale,
+                            SEAT_COLOURS[zone.seat.number], max(1, int(scale * 1.5)),
+                            cv2.LINE_AA)
+        for i in range(len(detections)):
+            quad = detections.quads[i].astype(np.int32)
+            read = detections.cards[i]
+            good = read is not None and detections.confidence[i] >= 0.9
+            colour = (0, 220, 0) if good else (0, 200, 255)
+            cv2.polylines(image, [quad], True, colour, max(1, int(2 * scale)), cv2.LINE_AA)
+            text = f"{read} {detections.confidence[i]:.2f}" if read else "?"
+            x, y = quad.min(axis=0)
+            _label(image, text, (int(x), int(y) - 4), 0.6 * scale, colour)
+        for item in said:
+            a = item.announcement
+            if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in ("card_unclear", "out_of_turn"):
+                colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
+                    if not isinstance(a, GameOver) else (40, 120, 0)
+                self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)
+        state = table.state()
+        lines = [f"{clock(frame.time_s)}  deal {state['deal']}  trick {state['tricks'] + 1}"
+                 f"  trump {state['trump'] or '?'}",
+                 f"score {state['score'][0]} | {state['score'][1]}   "
+                 f"on the table: {' '.join(state['trick']) or '-'}"]
+        for n, line in enumerate(lines):
+            _label(image, line, (int(10 * scale), int((26 + 26 * n) * scale)), 0.65 * scale,
+                   (255, 255, 255))
+        if self.banner and frame.time_s - self.banner[1] <= self.banner_s:
+            text, _, colour = self.banner
+            band = int(44 * scale)
+            cv2.rectangle(image, (0, h - band), (w, h), colour, -1)
+            cv2.putText(image, text[:110], (int(12 * scale), h - int(14 * scale)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255),
+                        max(1, int(2 * scale)), cv2.LINE_AA)
+        return image
+
+
+def _label(image: np.ndarray, text: str, at: tuple[int, int], size: float,
+           colour: tuple[int, int, int]) -> None:
+    thick = max(1, int(round(size * 2.5)))
+    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thick + 2,
+                cv2.LINE_AA)
+    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, size, colour, thick, cv2.LINE_AA)
+
+
+class VideoSink:
+    """``--out annotated.mp4``: the video with the overlay."""
+
+    def __init__(self, path: Path, fps: float = 30.0) -> None:
+        self.path, self.fps = path, fps
+        self.writer: cv2.VideoWriter | None = None
+        self.overlay = Overlay()
+
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        image = self.overlay.draw(frame, detections, calibration, table, said)
+        if self.writer is None:
+            h, w = image.shape[:2]
+            self.writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*"mp4v"),
+                                          self.fps, (w, h))
+            if not self.writer.isOpened():
+                raise OSError(f"cannot write video '{self.path}'")
+        self.writer.write(image)
+        return True
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.release()
+
+
+class WindowSink:
+    """``--show``: the overlay in a window; q or Esc stops."""
+
+    def __init__(self, title: str = "sueca-referee") -> None:
+        self.title = title
+        self.overlay = Overlay()
+
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        cv2.imshow(self.title, self.overlay.draw(frame, detections, calibration, table, said))
+        return cv2.waitKey(1) not in (27, ord("q"))
+
+    def close(self) -> None:
+        try:
+            cv2.destroyWindow(self.title)
+        except cv2.error:
+            pass

@@ -1,0 +1,173 @@
+"""Frame sources: a video file, a camera, or a folder of pictures, each a generator of frames.
+
+Every source yields ``Frame(image, index, time_s)`` and keeps a ``SourceStats`` telling how it
+went: frames given, unreadable frames skipped, whether a video ended before its length (a
+truncated or corrupt file), how often a camera had to be opened again. Sources raise
+``SourceError`` (with a one-line reason) only when they cannot start at all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class SourceError(RuntimeError):
+    """A source that cannot be opened; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    image: np.ndarray
+    index: int
+    time_s: float
+
+
+@dataclass
+class SourceStats:
+    frames: int = 0
+    unreadable: int = 0
+    ended_early: bool = False
+    expected: int | None = None
+    reopened: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def _quiet() -> None:
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
+def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator[Frame]:
+    """The frames of a video file. A file that stops decoding before its stated length is
+    reported in ``stats`` (``ended_early``), not raised: what was read stays usable."""
+    _quiet()
+    stats = stats if stats is not None else SourceStats()
+    path = Path(path)
+    if not path.exists():
+        raise SourceError(f"video '{path}' does not exist")
+    if path.is_dir():
+        raise SourceError(f"'{path}' is a folder, not a video (use a folder source)")
+    capture = cv2.VideoCapture(str(path))
+    if not capture.isOpened():
+        raise SourceError(f"cannot open '{path}': not a video, or a damaged one")
+    fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+    if not 1 <= fps <= 1000:
+        fps = 30.0
+    count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    stats.expected = count or None
+    index = 0
+    failures = 0
+    try:
+        while True:
+            ok, image = capture.read()
+            if not ok or image is None:
+                failures += 1
+                if count and index < count - 1 and failures <= 3:
+                    capture.grab()  # try to step over a damaged frame
+                    stats.unreadable += 1
+                    index += 1
+                    continue
+                break
+            failures = 0
+            stats.frames += 1
+            yield Frame(image, index, index / fps)
+            index += 1
+    finally:
+        capture.release()
+    if count and index < count - 2:
+        stats.ended_early = True
+        stats.notes.append(f"the video ends at frame {index} of {count}: truncated or damaged")
+    if index == 0:
+        raise SourceError(f"'{path}' holds no readable frames")
+
+
+def camera_frames(device: str | int, width: int | None = None, height: int | None = None,
+                  fps: float | None = None, stats: SourceStats | None = None,
+                  give_up_s: float = 30.0) -> Iterator[Frame]:
+    """Live frames from a camera (an index or a device path), with a capture buffer of one
+    frame so that each frame is the newest. A camera that stops giving frames is opened again
+    every second for up to ``give_up_s`` seconds before the source ends."""
+    _quiet()
+    stats = stats if stats is not None else SourceStats()
+    target = int(device) if isinstance(device, int) or str(device).isdigit() else str(device)
+
+    def open_camera() -> cv2.VideoCapture | None:
+        capture = cv2.VideoCapture(target)
+        if not capture.isOpened():
+            capture.release()
+            return None
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        if width:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        if height:
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        if fps:
+            capture.set(cv2.CAP_PROP_FPS, fps)
+        return capture
+
+    capture = open_camera()
+    if capture is None:
+        raise SourceError(f"cannot open camera '{device}' (is it plugged in, and free?)")
+    started = time.monotonic()
+    index = 0
+    try:
+        while True:
+            ok, image = capture.read()
+            if ok and image is not None:
+                stats.frames += 1
+                yield Frame(image, index, time.monotonic() - started)
+                index += 1
+                continue
+            capture.release()
+            lost_at = time.monotonic()
+            capture = None
+            while capture is None and time.monotonic() - lost_at < give_up_s:
+                time.sleep(1.0)
+                capture = open_camera()
+            if capture is None:
+                stats.notes.append(f"camera '{device}' was lost and did not come back")
+                return
+            stats.reopened += 1
+            stats.notes.append(f"camera '{device}' was lost and opened again")
+    finally:
+        if capture is not None:
+            capture.release()
+
+
+def folder_frames(folder: str | Path, fps: float = 30.0,
+                  stats: SourceStats | None = None) -> Iterator[Frame]:
+    """The pictures of a folder in name order, as frames ``1 / fps`` apart; unreadable ones are
+    skipped and counted."""
+    stats = stats if stats is not None else SourceStats()
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SourceError(f"'{folder}' is not a folder")
+    paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not paths:
+        raise SourceError(f"no pictures in '{folder}'")
+    for index, path in enumerate(paths):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            stats.unreadable += 1
+            stats.notes.append(f"skipped unreadable picture {path.name}")
+            continue
+        stats.frames += 1
+        yield Frame(image, index, index / fps)
+
+
+def open_source(spec: str, stats: SourceStats, width: int | None = None,
+                height: int | None = None, fps: float | None = None) -> Iterator[Frame]:
+    """A camera for a number or /dev/video*, a folder source for a folder, else a video."""
+    path = Path(spec)
+    if spec.isdigit() or spec.startswith("/dev/video"):
+        return camera_frames(spec, width, height, fps, stats)
+    if path.is_dir():
+        return folder_frames(path, fps or 30.0, stats)
+    return video_frames(path, stats)

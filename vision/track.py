@@ -1,0 +1,181 @@
+"""From per-frame card readings to debounced table events: a card landed, a zone cleared.
+
+States of one seat zone (``ZoneTracker``):
+
+    EMPTY --(the same card read, still and sure, in ``land_frames`` of the last ``window``
+             frames)--> HOLDS card: emits CardLanded once
+    HOLDS --(nothing in the zone for ``clear_frames`` frames)--> EMPTY: emits ZoneCleared
+    HOLDS --(another card lands the same way)--> HOLDS the new card: ZoneCleared, CardLanded
+    any   --(a card is there but cannot be read, for ``unclear_frames`` frames)--> emits
+             ZoneUnclear once, until something changes
+
+A hand passing over a card hides it for a few frames: that is shorter than ``clear_frames``,
+so the card stays. A single misread frame is outvoted by the window. Frames with nothing in a
+zone cost a counter increment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee.seats import SEATS, Seat
+
+from .detect import CardDetections
+
+
+@dataclass(frozen=True)
+class CardLanded:
+    seat: Seat
+    card: str
+    confidence: float
+    frame: int
+    quad: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class ZoneCleared:
+    seat: Seat
+    card: str
+    frame: int
+
+
+@dataclass(frozen=True)
+class ZoneUnclear:
+    seat: Seat
+    frame: int
+
+
+TrackEvent = CardLanded | ZoneCleared | ZoneUnclear
+
+
+@dataclass
+class _Seen:
+    card: str | None  # None: a card is there but was not read (hidden, unsure)
+    confidence: float
+    centre: tuple[float, float]
+    quad: np.ndarray
+
+
+class ZoneTracker:
+    def __init__(self, seat: Seat, window: int, land_frames: int, clear_frames: int,
+                 unclear_frames: int, min_confidence: float, still_px: float) -> None:
+        self.seat = seat
+        self.window, self.land_frames = window, land_frames
+        self.clear_frames, self.unclear_frames = clear_frames, unclear_frames
+        self.min_confidence, self.still_px = min_confidence, still_px
+        self.recent: deque[_Seen | None] = deque(maxlen=window)
+        self.holds: str | None = None
+        self.absent = 0
+        self.unclear = 0
+        self.said_unclear = False
+
+    def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
+        self.recent.append(seen)
+        events: list[TrackEvent] = []
+        if seen is None:
+            self.absent += 1
+            self.unclear = 0
+            self.said_unclear = False
+            if self.holds is not None and self.absent >= self.clear_frames:
+                events.append(ZoneCleared(self.seat, self.holds, frame))
+                self.holds = None
+            return events
+        self.absent = 0
+        sure = [s for s in self.recent if s is not None and s.card is not None
+                and s.confidence >= self.min_confidence]
+        if sure:
+            votes = Counter(s.card for s in sure)
+            card, count = votes.most_common(1)[0]
+            agreeing = [s for s in sure if s.card == card]
+            centres = np.array([s.centre for s in agreeing])
+            still = float(np.ptp(centres, axis=0).max()) <= self.still_px if len(agreeing) > 1 \
+                else True
+            if count >= self.land_frames and still and card != self.holds \
+                    and seen.card == card:
+                if self.holds is not None:
+                    events.append(ZoneCleared(self.seat, self.holds, frame))
+                self.holds = card
+                self.unclear = 0
+                self.said_unclear = False
+                confidence = float(np.median([s.confidence for s in agreeing]))
+                quad = tuple((float(x), float(y)) for x, y in agreeing[-1].quad)
+                events.append(CardLanded(self.seat, card, confidence, frame, quad))
+                return events
+        readable = seen.card is not None and seen.confidence >= self.min_confidence
+        if readable or self.holds is not None:
+            self.unclear = 0
+        else:
+            self.unclear += 1
+            if self.unclear >= self.unclear_frames and not self.said_unclear:
+                self.said_unclear = True
+                events.append(ZoneUnclear(self.seat, frame))
+        return events
+
+
+@dataclass
+class TrackerSettings:
+    """``window``/``land_frames``: a card lands when it is read the same, still and sure, in
+    ``land_frames`` of the last ``window`` frames (more: fewer false landings, later ones).
+    ``clear_frames``: frames with no card before a zone counts as cleared (more: hands over
+    cards never clear them, sweeps are seen later). ``unclear_frames``: frames a card must sit
+    unread before the referee asks for it again. ``min_confidence``: readings below it do not
+    count. ``still_px``: how far a card's centre may wander and still be still."""
+
+    window: int = 5
+    land_frames: int = 3
+    clear_frames: int = 10
+    unclear_frames: int = 20
+    min_confidence: float = 0.9
+    still_px: float = 6.0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.land_frames <= self.window:
+            raise ValueError("need 1 <= land_frames <= window")
+        if self.clear_frames < 1 or self.unclear_frames < 1:
+            raise ValueError("clear_frames and unclear_frames must be at least 1")
+        if not 0 <= self.min_confidence <= 1:
+            raise ValueError("min_confidence must lie in [0, 1]")
+        if self.still_px <= 0:
+            raise ValueError("still_px must be positive")
+
+
+@dataclass
+class Tracker:
+    """Call ``update`` on every frame, empty ones too, so the counters move on."""
+
+    settings: TrackerSettings = field(default_factory=TrackerSettings)
+    zones: dict[Seat, ZoneTracker] = field(init=False)
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        self.zones = {seat: ZoneTracker(seat, s.window, s.land_frames, s.clear_frames,
+                                        s.unclear_frames, s.min_confidence, s.still_px)
+                      for seat in SEATS}
+
+    def update(self, detections: CardDetections, frame: int) -> list[TrackEvent]:
+        events: list[TrackEvent] = []
+        for seat, zone in self.zones.items():
+            seen = _best_in_zone(detections, seat)
+            events += zone.update(seen, frame)
+        return events
+
+    def holding(self) -> dict[Seat, str]:
+        return {seat: z.holds for seat, z in self.zones.items() if z.holds is not None}
+
+
+def _best_in_zone(detections: CardDetections, seat: Seat) -> _Seen | None:
+    best: _Seen | None = None
+    for i in range(len(detections)):
+        if detections.seats[i] != seat:
+            continue
+        card = detections.cards[i] if detections.whole[i] else None
+        confidence = float(detections.confidence[i]) if card is not None else 0.0
+        quad = detections.quads[i]
+        seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad)
+        if best is None or (seen.card is not None, seen.confidence) > (best.card is not None,
+                                                                       best.confidence):
+            best = seen
+    return best

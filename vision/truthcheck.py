@@ -1,0 +1,109 @@
+"""Compare a refereed clip with the studio's truth log (``replay --truth``).
+
+Plays are matched in order: the n-th card the referee took against the n-th ``card_rest`` of
+the truth log (seat and card), with the delay from the card coming to rest to its landing.
+Tricks are compared by winner, announcements by kind and message, and the verdict by its lines.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Said
+from .track import CardLanded
+
+
+@dataclass
+class Comparison:
+    plays_expected: int = 0
+    plays_right: int = 0
+    plays_missing: int = 0
+    plays_extra: int = 0
+    tricks_expected: int = 0
+    tricks_right: int = 0
+    verdict_expected: list[str] = field(default_factory=list)
+    verdict_said: list[str] = field(default_factory=list)
+    announcements_expected: int = 0
+    announcements_matched: int = 0
+    false_accusations: int = 0
+    delays: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def verdict_right(self) -> bool:
+        return bool(self.verdict_expected) and self.verdict_said == self.verdict_expected
+
+    @property
+    def all_right(self) -> bool:
+        return (self.plays_right == self.plays_expected and not self.plays_extra
+                and self.tricks_right == self.tricks_expected and self.verdict_right
+                and not self.false_accusations
+                and self.announcements_matched == self.announcements_expected)
+
+    def lines(self) -> list[str]:
+        delay = (f", delay from rest to announcement: median {statistics.median(self.delays):.0f}"
+                 f" frames, worst {max(self.delays)}") if self.delays else ""
+        out = [f"truth: plays {self.plays_right}/{self.plays_expected} right"
+               f" ({self.plays_missing} missed, {self.plays_extra} extra){delay}",
+               f"truth: tricks {self.tricks_right}/{self.tricks_expected} with the right winner;"
+               f" announcements {self.announcements_matched}/{self.announcements_expected};"
+               f" false accusations {self.false_accusations}",
+               "truth: verdict " + ("matches" if self.verdict_right else
+                                    f"differs: expected {' / '.join(self.verdict_expected)}, "
+                                    f"said {' / '.join(self.verdict_said) or 'nothing'}")]
+        return out + [f"  {p}" for p in self.problems[:10]]
+
+
+ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played"}
+
+
+def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
+                       taken: list[CardLanded]) -> Comparison:
+    """``taken``: the landings the referee took as plays, in order."""
+    result = Comparison()
+    rests = [r for r in truth if r.get("event") == "card_rest"]
+    result.plays_expected = len(rests)
+    for n, rest in enumerate(rests):
+        if n >= len(taken):
+            result.plays_missing += 1
+            result.problems.append(f"play {n + 1} ({rest['seat']}:{rest['card']}) never seen")
+            continue
+        landing = taken[n]
+        if landing.seat.number == rest["seat"] and landing.card == rest["card"]:
+            result.plays_right += 1
+            result.delays.append(landing.frame - int(rest["frame"]))
+        else:
+            result.problems.append(f"play {n + 1}: expected {rest['seat']}:{rest['card']}, "
+                                   f"took {landing.seat.number}:{landing.card}")
+    result.plays_extra = max(0, len(taken) - len(rests))
+    expected_wins = [r for r in truth if r.get("event") == "announce"
+                     and r.get("kind") == "trick_won"]
+    said_wins = [s.announcement.to_dict() for s in said if s.announcement.kind == "trick_won"]
+    result.tricks_expected = len(expected_wins)
+    result.tricks_right = sum(1 for a, b in zip(expected_wins, said_wins)
+                              if a["seat"] == b["seat"] and a["points"] == b["points"])
+    expected = [(r["kind"], r["message"]) for r in truth if r.get("event") == "announce"]
+    got = [(s.announcement.kind, s.announcement.message) for s in said]
+    result.announcements_expected = len(expected)
+    remaining = list(got)
+    for item in expected:
+        if item in remaining:
+            remaining.remove(item)
+            result.announcements_matched += 1
+        else:
+            result.problems.append(f"not announced: {item[1].splitlines()[0]}")
+    expected_accusations = {m for k, m in expected if k in ACCUSATIONS}
+    for kind, message in got:
+        if kind in ACCUSATIONS and message not in expected_accusations:
+            result.false_accusations += 1
+            result.problems.append(f"false accusation: {message}")
+    verdict = next((r for r in truth if r.get("event") == "verdict"), None)
+    if verdict is not None:
+        result.verdict_expected = [line for line in verdict.get("lines", [])
+                                   if line.startswith(("Pair", "The game resulted", "Score"))]
+    over = [s for s in said if s.announcement.kind == "game_over"]
+    if over:
+        result.verdict_said = over[-1].announcement.message.splitlines()
+    return result
