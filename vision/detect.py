@@ -137,11 +137,12 @@ class CardDetector:
         """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
         gets its seat, and outlines without a card's size on the table are dropped."""
         card, core, scale = self.probabilities(frame)
-        seeds = (core > self.core_threshold).astype(np.uint8)
+        sure_card = card > self.card_threshold
+        seeds = ((core > self.core_threshold) & sure_card).astype(np.uint8)
+        _add_missing_seeds(sure_card, seeds)
         count, markers = cv2.connectedComponents(seeds, connectivity=4)
         if count <= 1:
             return CardDetections()
-        sure_card = card > self.card_threshold
         markers = markers.astype(np.int32)
         markers[(markers == 0) & ~sure_card] = count  # background seed
         picture = cv2.cvtColor((card * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
@@ -177,6 +178,24 @@ class CardDetector:
             seats = [calibration.seat_at_pixel(float(x), float(y)) for x, y in centres]
         return CardDetections(q, np.array(scores, np.float32), np.array(whole, bool), seats,
                               [None] * len(q), np.zeros(len(q), np.float32))
+
+
+def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
+    """A card region in which no core was found still gets a seed: the pixels deepest inside
+    it (a faint or small card whose core the network was unsure of)."""
+    count, regions = cv2.connectedComponents(sure_card.astype(np.uint8), connectivity=4)
+    if count <= 1:
+        return
+    seeded = np.zeros(count, bool)
+    seeded[np.unique(regions[seeds > 0])] = True
+    if seeded[1:].all():
+        return
+    depth = cv2.distanceTransform(sure_card.astype(np.uint8), cv2.DIST_L2, 3)
+    for label in np.flatnonzero(~seeded[1:]) + 1:
+        inside = regions == label
+        deepest = depth[inside].max()
+        if deepest >= 1.5:
+            seeds[inside & (depth >= 0.7 * deepest)] = 1
 
 
 def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:

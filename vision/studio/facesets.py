@@ -153,6 +153,95 @@ class TinyFaces:
         return image
 
 
+COURT_LETTERS = ({Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},  # English
+                 {Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},  # French
+                 {Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"})  # German, Dutch
+
+
+class RandomFaces(TinyFaces):
+    """A made-up design drawn from ``seed``: its own inks (sometimes four colours), fonts, index
+    size and letters (J Q K, V D R or B D K), pip size, paper tint and court-card art. Many of
+    them teach the classifier to read indices and pips rather than remember artwork."""
+
+    def __init__(self, seed: int, width: int = 160) -> None:
+        super().__init__(seed % 3, width)
+        self.name = f"random-{seed}"
+        rng = np.random.default_rng([seed, 17])
+        self.rng_seed = seed
+        red = tuple(int(v) for v in rng.integers([10, 0, 150], [80, 60, 235]))
+        black = tuple(int(v) for v in rng.integers(0, 70, 3))
+        self.inks = {Suit.HEARTS: red, Suit.DIAMONDS: red, Suit.SPADES: black,
+                     Suit.CLUBS: black}
+        if rng.random() < 0.2:  # a four-colour deck
+            self.inks[Suit.DIAMONDS] = (170, 70, 20)
+            self.inks[Suit.CLUBS] = (40, 130, 30)
+        self.font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
+                                    cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX,
+                                    cv2.FONT_HERSHEY_PLAIN]))
+        self.letters = COURT_LETTERS[int(rng.choice(3, p=[0.6, 0.2, 0.2]))]
+        self.index_scale = float(rng.uniform(0.75, 1.3))
+        self.pip_scale = float(rng.uniform(0.8, 1.25))
+        self.paper = tuple(int(v) for v in rng.integers(225, 256, 3))
+        self.court_seed = int(rng.integers(2 ** 31))
+        self.big_index = bool(rng.random() < 0.15)  # a "jumbo index" deck
+
+    def _ink(self, suit: Suit) -> tuple[int, int, int]:
+        return self.inks[suit]
+
+    def _draw_face(self, card: Card) -> np.ndarray:
+        w, h = self.width, self.height
+        image = self._blank(self.paper)
+        ink = self._ink(card.suit)
+        half = np.zeros_like(image)
+        self._corner_index(half, card, ink, self.font)
+        turned = cv2.rotate(half, cv2.ROTATE_180)
+        layer = np.maximum(half[..., 3], turned[..., 3])
+        inked = np.where(half[..., 3:] > 0, half, turned)
+        if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+            self._court(image, card, ink, self.font)
+        else:
+            size = w * (0.16 if card.rank != Rank.ACE else 0.34) * self.pip_scale
+            for x, y, flip in _pip_positions(card.rank):
+                _suit_symbol(image, card.suit, (int(w * x), int(h * y)), size, (*ink, 255),
+                             flip)
+        a = layer.astype(np.float32)[..., None] / 255
+        image[..., :3] = (image[..., :3] * (1 - a) + inked[..., :3] * a).astype(np.uint8)
+        return image
+
+    def _corner_index(self, image: np.ndarray, card: Card, ink: tuple[int, int, int],
+                      font: int) -> None:
+        w = self.width
+        text = self.letters.get(card.rank, card.rank.symbol)
+        k = self.index_scale * (1.6 if self.big_index else 1.0)
+        scale = (w / 170 if len(text) == 1 else w / 230) * k
+        colour = (*ink, 255)
+        cv2.putText(image, text, (int(w * 0.04), int(w * 0.16 * k)), font, scale, colour,
+                    max(1, int(w // 60 * k)), cv2.LINE_AA)
+        _suit_symbol(image, card.suit, (int(w * 0.11 * k), int(w * 0.27 * k)), w * 0.11 * k,
+                     colour)
+
+    def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
+        w, h = self.width, self.height
+        rng = np.random.default_rng([self.court_seed, card.rank.strength, len(card.suit.value)])
+        x0, y0, x1, y1 = int(w * 0.2), int(h * 0.15), int(w * 0.8), int(h * 0.85)
+        cv2.rectangle(image, (x0, y0), (x1, y1), (*(int(v) for v in rng.integers(0, 256, 3)),
+                                                  255), -1)
+        for _ in range(int(rng.integers(6, 16))):  # robes, crowns, faces: coloured shapes
+            colour = (*(int(v) for v in rng.integers(0, 256, 3)), 255)
+            cx, cy = int(rng.integers(x0, x1)), int(rng.integers(y0, y1))
+            if rng.random() < 0.5:
+                cv2.circle(image, (cx, cy), int(rng.integers(3, w // 6)), colour, -1,
+                           cv2.LINE_AA)
+            else:
+                cv2.rectangle(image, (cx, cy), (min(x1, cx + int(rng.integers(4, w // 3))),
+                                                min(y1, cy + int(rng.integers(4, h // 4)))),
+                              colour, -1)
+        cv2.rectangle(image, (x0, y0), (x1, y1), (*ink, 255), max(1, w // 80))
+        if rng.random() < 0.5:
+            _suit_symbol(image, card.suit, (int(w * 0.32), int(h * 0.25)), w * 0.14,
+                         (*ink, 255))
+
+
 def _pip_positions(rank: Rank) -> list[tuple[float, float, bool]]:
     """Pip centres as fractions of the face, and whether the pip is upside down."""
     left, mid, right = 0.3, 0.5, 0.7

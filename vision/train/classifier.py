@@ -23,16 +23,18 @@ import numpy as np
 from ..cardclasses import CLASSES, CROP_SIZE
 
 PROJECT = Path(__file__).resolve().parents[2]
+RANDOM_DESIGNS = 24
 
 
 def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
-    from ..studio.facesets import TinyFaces, face_sets
+    from ..studio.facesets import RandomFaces, TinyFaces, face_sets
     from .crops import CropMaker
 
     split, labels, seed, hard = args
     faces = face_sets(split, log=lambda m: None)
-    if split == "train":
-        faces = faces + [TinyFaces(v) for v in range(3)]
+    if split == "train":  # made-up designs teach indices and pips rather than artwork
+        faces = faces + [TinyFaces(v) for v in range(3)] + [RandomFaces(1000 + k)
+                                                            for k in range(RANDOM_DESIGNS)]
     maker = CropMaker(faces, np.random.default_rng(seed))
     return np.stack([maker.crop(label, hard) for label in labels])
 
@@ -207,8 +209,8 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
                   "layout": "NCHW", "crop": "card outline warped upright to the full input"},
         "output": "probabilities (softmax with the fitted temperature)",
         "temperature": report["temperature"],
-        "trained_on": {"designs": [d.name for d in designs_in("train")] + ["tiny-0", "tiny-1",
-                                                                            "tiny-2"],
+        "trained_on": {"designs": [d.name for d in designs_in("train")]
+                       + ["tiny-0", "tiny-1", "tiny-2", f"random-1000..{999 + RANDOM_DESIGNS}"],
                        "crops_per_class": args.per_class, "data_seed": args.seed,
                        "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr},
         "validation_designs": [d.name for d in designs_in("val")],
