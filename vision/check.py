@@ -10,6 +10,10 @@ Labels files are CSV with a header. Two kinds are read:
 - ``image,card`` only: the cards read in an image are compared with its rows as a multiset,
   position ignored (e.g. close-up photographs of one or a few cards).
 
+On a table the markers show, a card the detector sees only in part (a hand over it, the
+picture's edge through it) is never read. In a plain photograph (no markers) it is read too,
+and counts only when the classifier is at least ``PHOTO_MIN_CONFIDENCE`` sure.
+
 With ``crops=True`` every image is one card already cut out and upright: it is classified as a
 whole. Without a labels file, a folder of images just gets its detections listed.
 """
@@ -32,6 +36,7 @@ from .cardclasses import CLASSES
 from .progress import Progress
 
 MATCH_IOU = 0.5
+PHOTO_MIN_CONFIDENCE = 0.9
 HIDDEN_BELOW = 0.9
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 POSITION_COLUMNS = ["x1", "y1", "x2", "y2", "x3", "y3", "x4", "y4"]
@@ -161,14 +166,19 @@ def _process(task: ImageTask) -> dict[str, Any]:
     except CalibrationError:
         calibration = None
     detections = _state["detector"].detect(image, calibration)
+    partial = ~detections.whole
+    if calibration is None:  # a plain photograph: read what shows, trust only sure readings
+        detections.whole[:] = True
     classifier.read(image, detections)
     found = []
     for i in range(len(detections)):
         seat = detections.seats[i]
-        found.append({"card": detections.cards[i] if detections.whole[i] else None,
+        usable = bool(detections.whole[i]) and not (
+            partial[i] and detections.confidence[i] < PHOTO_MIN_CONFIDENCE)
+        found.append({"card": detections.cards[i] if usable else None,
                       "confidence": float(detections.confidence[i]),
                       "quad": detections.quads[i].round(1).tolist(),
-                      "whole": bool(detections.whole[i]),
+                      "whole": usable, "partial": bool(partial[i]),
                       "seat": seat.number if seat else None})
     return {"name": task.name, "found": found, "calibrated": calibration is not None}
 

@@ -80,13 +80,13 @@ class DetectorError(RuntimeError):
 
 class CardDetector:
     """``core_threshold``: how sure the net must be that a pixel is in a card's middle for it
-    to seed a card (lower finds fainter cards, and more false ones). ``fill``: the share of its
-    outline a card's region must cover to count as whole (higher rejects more half-hidden
-    cards, and more whole cards whose edges are faint). ``min_side_px``: outlines whose short
+    to seed a card (lower finds fainter cards, and more false ones). ``fill``: how convex a card's
+    region must be (its area over its convex hull's) to count as whole (higher rejects more
+    half-hidden cards, and more whole cards whose edges are faint). ``min_side_px``: outlines whose short
     side is shorter (in the full picture) are ignored."""
 
     def __init__(self, model: Path | str = MODELS / "detector.onnx", input_long_side: int = 256,
-                 core_threshold: float = 0.5, card_threshold: float = 0.5, fill: float = 0.82,
+                 core_threshold: float = 0.5, card_threshold: float = 0.5, fill: float = 0.88,
                  min_side_px: float = 14.0, threads: int = 1) -> None:
         import onnxruntime as ort
 
@@ -157,15 +157,17 @@ class CardDetector:
             fitted = _fit_quad(region)
             if fitted is None:
                 continue
-            quad_small, quad_area = fitted
+            quad_small, hull_area = fitted
             quad = (quad_small + 0.5) / scale - 0.5
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
             quad = refine_quad(gray, quad)
-            filled = area / max(quad_area, 1.0)
+            # A hand over a card bites a notch out of its region (low solidity) or cuts it short
+            # (the wrong size or shape for a card).
+            solidity = area / max(hull_area, 1.0)
             inside = _inside_frame(quad, frame.shape[1], frame.shape[0])
-            is_whole = filled >= self.fill and inside and _card_shaped(quad, calibration)
+            is_whole = solidity >= self.fill and inside and _card_shaped(quad, calibration)
             quads.append(portrait_order(quad))
             scores.append(float(card[region > 0].mean()))
             whole.append(is_whole)
@@ -199,7 +201,8 @@ def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
 
 
 def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """A quadrilateral around a card region (network pixels), and its area."""
+    """A quadrilateral around a card region (network pixels), and the area of the region's
+    convex hull (in the same pixels, counted as the region's are)."""
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
@@ -216,12 +219,14 @@ def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
     if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * cv2.contourArea(
             rect.astype(np.float32)):
         quad = rect
+    hull_mask = np.zeros_like(region)
+    cv2.fillConvexPoly(hull_mask, hull, 1)
     # region pixels are whole pixels: the outline runs half a pixel outside their centres
     centre = quad.mean(axis=0)
     direction = quad - centre
     norms = np.linalg.norm(direction, axis=1, keepdims=True)
     quad = quad + 0.5 * direction / np.maximum(norms, 1e-6) * math.sqrt(2)
-    return quad, float(cv2.contourArea(quad.astype(np.float32)))
+    return quad, float(hull_mask.sum())
 
 
 def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
@@ -250,8 +255,12 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
         values = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         values = values.astype(np.float32)
         step = np.abs(np.diff(values, axis=1))
-        best = step.argmax(axis=1)
-        strong = step[np.arange(samples), best] > 8
+        # the card's own outline is the outermost strong edge (pips and frames lie inside it)
+        peak = step.max(axis=1, keepdims=True)
+        candidates = (step >= 0.5 * peak) & (step > 8)
+        best = np.where(candidates.any(axis=1),
+                        step.shape[1] - 1 - np.argmax(candidates[:, ::-1], axis=1), 0)
+        strong = candidates[np.arange(samples), best]
         if strong.sum() < samples // 2:
             return quad
         found = points[strong] + ((offsets[best[strong]] + 0.5)[:, None]) * normal[None, :]
