@@ -59,9 +59,9 @@ class TableLayout:
     marker_mm: float = 45.0
     seat_sides: dict[str, int] = field(
         default_factory=lambda: {"bottom": 1, "left": 2, "top": 3, "right": 4})
-    zone_width_mm: float = 200.0
-    zone_near_mm: float = 35.0
-    zone_far_mm: float = 205.0
+    zone_width_mm: float = 180.0
+    zone_near_mm: float = 90.0
+    zone_far_mm: float = 235.0
 
     def __post_init__(self) -> None:
         if sorted(self.seat_sides) != sorted(SIDES) or \
@@ -74,6 +74,9 @@ class TableLayout:
             raise LayoutError("need 0 <= zone_near_mm < zone_far_mm <= area_mm / 2")
         if not 0 < self.zone_width_mm <= self.area_mm:
             raise LayoutError("zone_width_mm must be positive and fit in the area")
+        if self.zone_near_mm < self.zone_width_mm / 2:
+            raise LayoutError("zones would overlap at the corners: zone_near_mm must be at "
+                              "least half of zone_width_mm")
 
     @property
     def centre(self) -> tuple[float, float]:

@@ -183,3 +183,5 @@ def test_layout_reads_config_and_refuses_nonsense():
         layout_from_mapping({"seat_sides": {"bottom": 1, "left": 1, "top": 3, "right": 4}})
     with pytest.raises(LayoutError, match="zone_near_mm"):
         layout_from_mapping({"zone_near_mm": 300})
+    with pytest.raises(LayoutError, match="zones would overlap"):
+        layout_from_mapping({"zone_near_mm": 40, "zone_width_mm": 200})

@@ -146,11 +146,12 @@ def random_table_scene(rng: np.random.Generator, faces: FaceSet, layout: TableLa
         side = layout.side_of(seat)
         out = np.array(layout.outward(seat))
         across = np.array([-out[1], out[0]])
-        depth = (layout.zone_near_mm + layout.zone_far_mm) / 2 + rng.uniform(-55, 45)
-        shift = rng.uniform(-65, 65)
-        if overlap:  # pull towards the centre and a corner, so neighbours touch
-            depth = layout.zone_near_mm + rng.uniform(10, 40)
-            shift = rng.choice([-1, 1]) * rng.uniform(25, 45)
+        half_depth = (layout.zone_far_mm - layout.zone_near_mm) / 2
+        depth = (layout.zone_near_mm + layout.zone_far_mm) / 2 + rng.uniform(-0.8, 0.6) * half_depth
+        shift = rng.uniform(-0.7, 0.7) * layout.zone_width_mm / 2
+        if overlap:  # into the zone's inner corner, where the neighbour's card may lie
+            depth = layout.zone_near_mm + rng.uniform(0, 15)
+            shift = rng.choice([-1, 1]) * (layout.zone_width_mm / 2 - rng.uniform(15, 35))
         pos = centre + out * depth + across * shift
         angle = SIDE_ANGLE[side] + (rng.uniform(-35, 35) if rng.random() < 0.75
                                     else rng.uniform(-180, 180))
