@@ -71,8 +71,10 @@ def build_model(classes: int = len(CLASSES)):
     # 48x72 in: 24x36 -> 12x18 -> 6x9 -> 3x5 (about 20 million multiply-adds a crop)
     layers = (block(3, 24, 2) + block(24, 24, 1) + block(24, 48, 2) + block(48, 48, 1)
               + block(48, 96, 2) + block(96, 96, 1) + block(96, 128, 2))
-    model = nn.Sequential(*layers, nn.AdaptiveAvgPool2d((3, 2)), nn.Flatten(),
-                          nn.Dropout(0.2), nn.Linear(128 * 6, classes))
+    # the crop size is fixed, so the 3x5 map is flattened as it is (exports to any ONNX runtime)
+    width, height = CROP_SIZE
+    cells = ((width + 15) // 16) * ((height + 15) // 16)
+    model = nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * cells, classes))
     del torch
     return model
 
@@ -159,12 +161,16 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             schedule.step()
             total += float(loss.detach()) * len(index)
         val_acc, _ = evaluate(model, x_val, y_val)
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        torch.save(model.state_dict(), Path(args.out) / "cards.pt")  # in case export fails
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, "
               f"val accuracy {val_acc:.4f} ({time.monotonic() - started:.0f} s)",
               file=sys.stderr)
     temperature = fit_temperature(model, x_val, y_val)
     val_acc, val_probs = evaluate(model, x_val, y_val, temperature)
     test_acc, test_probs = evaluate(model, x_test, y_test, temperature)
+    _print_confusions("validation", val_probs, y_val)
+    _print_confusions("test", test_probs, y_test)
     report = {
         "val_crop_accuracy": round(val_acc, 4),
         "test_crop_accuracy": round(test_acc, 4),
@@ -176,6 +182,19 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     print(report, file=sys.stderr)
     export(model, temperature, Path(args.out), args, report)
     return report
+
+
+def _print_confusions(name: str, probs: np.ndarray, labels: np.ndarray) -> None:
+    from collections import Counter
+
+    pred = probs.argmax(1)
+    per_class = sorted((float((pred[labels == c] == c).mean()), CLASSES[c])
+                       for c in range(len(CLASSES)) if (labels == c).any())
+    confusions = Counter((CLASSES[a], CLASSES[b]) for a, b in zip(labels, pred) if a != b)
+    print(f"{name}: weakest classes " + ", ".join(f"{c} {a:.2f}" for a, c in per_class[:12]),
+          file=sys.stderr)
+    print(f"{name}: most frequent confusions " + ", ".join(
+        f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(12)), file=sys.stderr)
 
 
 def export(model, temperature: float, folder: Path, args: argparse.Namespace,

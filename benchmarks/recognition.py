@@ -1,0 +1,142 @@
+"""Card recognition: accuracy on the studio's test designs and on real photographs, and speed.
+
+    .venv/bin/python benchmarks/recognition.py [--pictures 700] [--closeups 400] [--keep DIR]
+
+1. Hard table pictures of the *test* designs (never trained on), 1280x720, through
+   ``sueca-referee check``: card accuracy, detection recall, cards read wrongly at or above the
+   referee's thresholds (goal: >= 99.5 %, >= 99 %, none above the threshold).
+2. Close-ups of one to three cards of the test designs, checked with ``image,card`` labels only
+   (goal: >= 99 %).
+3. The real webcam photos in ../shared/data/real-webcam-hearts (validation only; goal >= 95 %).
+4. Speed on one core: a 1280x720 frame with four cards, detection plus classification (goal:
+   median < 15 ms), and one card's classification (goal: < 2 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.check import read_labels, report, run_check  # noqa: E402
+from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
+
+REAL = ROOT.parent / "shared" / "data" / "real-webcam-hearts" / "labels.csv"
+
+
+def measure(labels: Path, title: str, workers: int, crops: bool = False) -> dict:
+    tasks, positioned = read_labels(labels)
+    tally = run_check(tasks, positioned, crops, workers, progress=False)
+    result = report(tally, str(labels), crops)
+    wrong = result["wrong_at_or_above"]
+    print(f"{title}: {result['images']} images, {result['cards']} cards: card accuracy "
+          f"{_pct(result['card_accuracy'])}, detection recall {_pct(result['detection_recall'])}"
+          f", precision {_pct(result['detection_precision'])}, read wrongly at >= 0.9: "
+          f"{wrong['0.9']}, at >= 0.98: {wrong['0.98']}")
+    if result["confusions"]:
+        print("   confusions: " + ", ".join(f"{c['truth']}->{c['read']} x{c['count']}"
+                                            for c in result["confusions"][:8]))
+    return result
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.2f}%"
+
+
+def positionless(labels: Path, out: Path) -> Path:
+    """The same labels with only image,card (and only the cards that fully show)."""
+    with labels.open(newline="") as handle, out.open("w", newline="") as target:
+        writer = csv.writer(target)
+        writer.writerow(["image", "card"])
+        for row in csv.DictReader(handle):
+            if float(row.get("visible") or 1) >= 0.9:
+                writer.writerow([row["image"], row["card"]])
+    return out
+
+
+def speed() -> None:
+    import cv2
+
+    from vision.classify import CardClassifier
+    from vision.detect import CardDetector
+    from vision.geometry import rectify
+    from vision.layout import TableLayout
+    from vision.studio.facesets import face_sets
+    from vision.studio.randomize import random_picture
+    from vision.studio.scene import render
+    from vision.table import from_markers
+
+    faces = face_sets("test")
+    frames = []
+    seed = 0
+    while len(frames) < 20:
+        seed += 1
+        stage, scene, rng = random_picture(99, seed, faces, TableLayout(), "normal", "table",
+                                           1.0)
+        picture, labels = render(stage, scene, rng)
+        if sum(1 for lab in labels if lab.visible > 0.95 and lab.seat) == 4 \
+                and stage.markers:
+            frames.append(picture)
+    detector, classifier = CardDetector(threads=1), CardClassifier(threads=1)
+    calibration = from_markers(frames[0])
+    times, found = [], []
+    for _ in range(3):
+        for frame in frames:
+            started = time.perf_counter()
+            detections = classifier.read(frame, detector.detect(frame, calibration))
+            times.append(time.perf_counter() - started)
+            found.append(int(detections.whole.sum()))
+    print(f"speed: 1280x720 frame, detection + classification: median "
+          f"{1000 * statistics.median(times):.1f} ms, p90 "
+          f"{1000 * float(np.percentile(times, 90)):.1f} ms (cards found per frame: median "
+          f"{statistics.median(found):.0f})")
+    crop = rectify(frames[0], np.array([(600, 300), (660, 300), (660, 390), (600, 390)]))
+    single = []
+    for _ in range(200):
+        started = time.perf_counter()
+        classifier.classify(crop[None])
+        single.append(time.perf_counter() - started)
+    print(f"speed: one card's classification: median {1000 * statistics.median(single):.2f} ms")
+    del cv2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pictures", type=int, default=700,
+                        help="hard table pictures (about 3 cards each)")
+    parser.add_argument("--closeups", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--keep", metavar="DIR", help="keep the rendered sets here")
+    parser.add_argument("--skip-speed", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(args.keep or tmp)
+        hard = write_image_set(base / "hard-test", ImageSetSettings(
+            args.pictures, seed=2024, designs="test", difficulty="hard", kind="table"),
+            workers=args.workers, progress=False)
+        measure(hard, "hard test designs", args.workers)
+        close = write_image_set(base / "closeups", ImageSetSettings(
+            args.closeups, seed=2025, designs="test", difficulty="hard", kind="closeup"),
+            workers=args.workers, progress=False)
+        measure(positionless(close, close.with_name("labels-cards-only.csv")),
+                "close-ups (image,card only)", args.workers)
+    if REAL.exists():
+        measure(REAL, "real webcam hearts", args.workers)
+    else:
+        print(f"real webcam photos not found at {REAL}")
+    if not args.skip_speed:
+        speed()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Batch checking: reading labels files, comparing readings with labels, and the command."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.helpers import console_script, run_command
+from vision.check import (
+    ImageTask,
+    Label,
+    LabelsError,
+    Tally,
+    compare,
+    read_labels,
+    report,
+)
+from vision.geometry import portrait_order, rectify
+
+QUAD = [[10, 10], [70, 10], [70, 100], [10, 100]]
+
+
+def test_labels_with_positions_and_without(tmp_path):
+    full = tmp_path / "full.csv"
+    full.write_text("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4,visible\n"
+                    "a.jpg,as,1,10,10,70,10,70,100,10,100,1.00\n"
+                    "a.jpg,back,,100,10,160,10,160,100,100,100,0.40\n"
+                    "b.jpg,10H,3,1,1,5,1,5,9,1,9,1\n")
+    tasks, positioned = read_labels(full)
+    assert positioned and [t.name for t in tasks] == ["a.jpg", "b.jpg"]
+    assert [lab.card for lab in tasks[0].labels] == ["AS", "back"]
+    assert tasks[0].labels[0].seat == 1 and tasks[0].labels[1].seat is None
+    assert not tasks[0].labels[1].counted
+    cards = tmp_path / "cards.csv"
+    cards.write_text("image,card\nx.jpg,QH\nx.jpg,QH\ny.jpg,7D\n")
+    tasks, positioned = read_labels(cards)
+    assert not positioned and [lab.card for lab in tasks[0].labels] == ["QH", "QH"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "is empty"),
+    ("file,name\na.jpg,AS\n", "must start with the columns image,card"),
+    ("image,card\na.jpg,1X\n", "line 2: '1X' is not a card"),
+    ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,1,2\n", "line 2: 4 values for 11"),
+    ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,1,a,b,c,d,e,f,g,h\n", "not a number"),
+])
+def test_malformed_labels_say_where(tmp_path, text, message):
+    path = tmp_path / "labels.csv"
+    path.write_text(text)
+    with pytest.raises(LabelsError, match=message):
+        read_labels(path)
+
+
+def found(card, quad=QUAD, confidence=0.99, whole=True, seat=None):
+    return {"card": card, "confidence": confidence, "quad": quad, "whole": whole, "seat": seat}
+
+
+def test_position_matching_counts_right_wrong_missed_and_false():
+    task = ImageTask("p", "p.jpg", [Label("AS", 1, np.array(QUAD, float)),
+                                    Label("KH", None, np.array(QUAD, float) + [200, 0]),
+                                    Label("2C", None, np.array(QUAD, float) + [400, 0], 0.3)])
+    result = {"found": [found("AS", seat=1), found("QH", (np.array(QUAD) + [202, 1]).tolist(),
+                                                   0.99), found("7D", (np.array(QUAD) + [0, 300])
+                                                                .tolist(), 0.95)],
+              "calibrated": True}
+    tally = Tally()
+    compare(task, result, True, tally)
+    assert (tally.cards, tally.found, tally.right) == (2, 2, 1)  # 2C is half hidden: not counted
+    assert tally.confusions[("KH", "QH")] == 1
+    assert tally.wrong_confident == {0.9: 1, 0.98: 1}
+    assert (tally.detections, tally.true_detections) == (3, 2)
+    assert tally.seat_checked == 1 and tally.seat_right == 1
+    summary = report(tally, "x", False)
+    for key in ("images", "cards", "card_accuracy", "detection_recall",
+                "detection_precision", "skipped_images"):
+        assert key in summary
+    assert summary["card_accuracy"] == 0.5
+    assert summary["detection_precision"] == pytest.approx(2 / 3, abs=1e-4)
+
+
+def test_multiset_matching_ignores_position():
+    task = ImageTask("p", "p.jpg", [Label("QH"), Label("QH"), Label("7D")])
+    tally = Tally()
+    compare(task, {"found": [found("QH", None), found("7D", None), found("7S", None, 0.5)]},
+            False, tally)
+    assert (tally.cards, tally.right) == (3, 2)
+    assert tally.confusions[("QH", "7S")] == 1
+    assert tally.wrong_confident == {0.9: 0, 0.98: 0}
+
+
+def test_skipped_images_are_listed():
+    tally = Tally()
+    compare(ImageTask("p", "bad.jpg", [Label("AS")]), {"name": "bad.jpg", "skipped": "corrupt"},
+            False, tally)
+    assert report(tally, "x", False)["skipped_images"] == [{"image": "bad.jpg",
+                                                            "reason": "corrupt"}]
+
+
+def test_portrait_order_and_rectify():
+    image = np.zeros((200, 300, 3), np.uint8)
+    card = np.array([(120, 40), (180, 60), (150, 150), (90, 130)], float)
+    cv2.fillConvexPoly(image, card.astype(np.int32), (0, 0, 255))
+    ordered = portrait_order(card[::-1])
+    sides = [np.linalg.norm(ordered[(i + 1) % 4] - ordered[i]) for i in range(4)]
+    assert sides[0] + sides[2] < sides[1] + sides[3]  # first edge is a short one
+    crop = rectify(image, ordered, (64, 96), ordered=True)
+    assert crop.shape == (96, 64, 3)
+    assert (crop[8:-8, 8:-8, 2] > 200).mean() > 0.95
+
+
+def test_check_command_on_crops_and_bad_input(tmp_path):
+    exe = console_script("sueca-referee")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "labels.csv").write_text("image,card\nx.png,ZZ\n")
+    done = run_command([exe, "check", str(bad)])
+    assert done.returncode == 1 and "line 2: 'ZZ' is not a card" in done.stderr
+    assert "Traceback" not in done.stderr
+    missing = run_command([exe, "check", str(tmp_path / "nowhere.csv")])
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    crops = tmp_path / "crops"
+    crops.mkdir()
+    (crops / "broken.png").write_bytes(b"not a picture at all")
+    cv2.imwrite(str(crops / "plain.png"), np.full((96, 64, 3), 90, np.uint8))
+    (crops / "labels.csv").write_text("image,card\nbroken.png,AS\nplain.png,AS\n")
+    out = tmp_path / "report.json"
+    done = run_command([exe, "check", str(crops), "--crops", "--report", str(out),
+                        "--errors", str(tmp_path / "errors.png"), "--workers", "1"])
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(out.read_text())
+    assert summary["images"] == 2 and summary["skipped_images"][0]["image"] == "broken.png"
+    assert summary["cards"] == 1 and summary["card_accuracy"] == 0.0  # a grey square is no AS
+    assert cv2.imread(str(tmp_path / "errors.png")) is not None

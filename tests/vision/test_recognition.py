@@ -1,0 +1,121 @@
+"""Detection and classification with the committed models, on studio pictures drawn with the
+procedural faces (no download)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.seats import SEATS, Seat
+from vision.classify import CardClassifier, ClassifierError
+from vision.detect import CardDetections, CardDetector, DetectorError
+from vision.layout import TableLayout
+from vision.studio.camera import Camera
+from vision.studio.facesets import TinyFaces
+from vision.studio.scene import CardOnTable, Look, Scene, Stage, render
+from vision.table import from_markers
+
+LAYOUT = TableLayout()
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CardDetector(threads=1)
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return CardClassifier(threads=1)
+
+
+def table_with_four_cards(seed: int, tilt: float = 15.0):
+    rng = np.random.default_rng(seed)
+    a = LAYOUT.area_mm
+    cam = Camera.looking_at(LAYOUT.centre, tilt, 700, float(rng.normal(0, 5)), 1280, 720,
+                            focal_px=1000)
+    cam = cam.framing(np.array([(-10, -10), (a + 10, -10), (a + 10, a + 10), (-10, a + 10)]),
+                      0.92)
+    faces = TinyFaces(seed % 3)
+    names = ["AH", "7D", "KS", "QC", "2H", "JD", "5S", "3C"]
+    cards = []
+    for seat, angle in zip(SEATS, (0, 90, 180, 270)):
+        x, y = LAYOUT.zone(seat).centre
+        name = names[(seed + seat.number) % len(names)]
+        from referee import Card
+
+        cards.append(CardOnTable(Card.parse(name), faces.face(Card.parse(name)), (x, y),
+                                 angle + float(rng.normal(0, 10))))
+    look = Look(noise=2.0, unevenness=0.15, vignette=0.15)
+    picture, labels = render(Stage(cam, LAYOUT, "green felt", True, look, seed), Scene(cards),
+                             rng)
+    return picture, labels
+
+
+def test_missing_models_are_clear_errors(tmp_path):
+    with pytest.raises(DetectorError, match="missing"):
+        CardDetector(tmp_path / "none.onnx")
+    with pytest.raises(ClassifierError, match="missing"):
+        CardClassifier(tmp_path / "none.onnx")
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    with pytest.raises(ClassifierError, match="cannot load"):
+        CardClassifier(tmp_path / "bad.onnx")
+
+
+def test_detections_container_checks_its_arrays():
+    with pytest.raises(ValueError, match="scores has 0 entries for 1 cards"):
+        CardDetections(np.zeros((1, 4, 2), np.float32))
+    empty = CardDetections()
+    assert len(empty) == 0 and empty.centres.shape == (0, 2)
+
+
+def test_isolated_cards_on_a_calibrated_table_are_found_with_their_seats(detector):
+    found = total = 0
+    for seed in range(6):
+        picture, labels = table_with_four_cards(seed)
+        calibration = from_markers(picture, LAYOUT)
+        detections = detector.detect(picture, calibration)
+        for label in labels:
+            total += 1
+            centre = label.corners.mean(axis=0)
+            hits = [i for i in range(len(detections))
+                    if np.linalg.norm(detections.centres[i] - centre) < 15
+                    and detections.whole[i]]
+            if hits and detections.seats[hits[0]] == label.seat:
+                found += 1
+    # issue 4 asks for far more (99 % recall, measured by benchmarks/recognition.py); this only
+    # guards the pipeline: calibration, detection and seats working together
+    assert found >= 0.5 * total, f"{found} of {total}"
+
+
+def test_a_frame_without_cards_gives_no_detections(detector):
+    rng = np.random.default_rng(3)
+    a = LAYOUT.area_mm
+    cam = Camera.looking_at(LAYOUT.centre, 20, 700, 0, 1280, 720, focal_px=1000).framing(
+        np.array([(0, 0), (a, 0), (a, a), (0, a)], float), 0.9)
+    picture, _ = render(Stage(cam, LAYOUT, "blue felt", True, Look(), 4), Scene(), rng)
+    assert len([w for w in detector.detect(picture).whole if w]) == 0
+
+
+def test_reading_cards_fills_names_and_confidences(detector, classifier):
+    picture, labels = table_with_four_cards(5)
+    detections = classifier.read(picture, detector.detect(picture, from_markers(picture)))
+    read = [c for c, w in zip(detections.cards, detections.whole) if w]
+    assert read and all(c is None or len(c) in (2, 3, 4) for c in read)
+    assert ((detections.confidence >= 0) & (detections.confidence <= 1)).all()
+
+
+@pytest.mark.xfail(reason="issue 4 is open: the first detector and classifier read the tiny "
+                          "faces only part of the time (see models/cards.yaml)", strict=False)
+def test_cards_are_read_right_when_whole(detector, classifier):
+    right = total = 0
+    for seed in range(4):
+        picture, labels = table_with_four_cards(seed)
+        detections = classifier.read(picture, detector.detect(picture, from_markers(picture)))
+        for label in labels:
+            total += 1
+            centre = label.corners.mean(axis=0)
+            for i in range(len(detections)):
+                if np.linalg.norm(detections.centres[i] - centre) < 15:
+                    right += detections.cards[i] == str(label.card)
+    assert right == total
+    del Seat
