@@ -62,6 +62,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         calibration = load_calibration(ns.calibration) if ns.calibration else None
     except CalibrationError as error:
         return fail(str(error), 2)
+    if command == "replay" and not Path(ns.clip).exists():
+        return fail(f"'{ns.clip}' does not exist")
     keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration))
     models = Path(ns.models) if ns.models else MODELS
     try:

@@ -8,6 +8,8 @@ truncated or corrupt file), how often a camera had to be opened again. Sources r
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -44,6 +46,26 @@ def _quiet() -> None:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 
+@contextlib.contextmanager
+def _no_library_chatter() -> Iterator[None]:
+    """FFmpeg writes its complaints about damaged files straight to file descriptor 2; we say
+    what went wrong in one line of our own instead."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
 def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator[Frame]:
     """The frames of a video file. A file that stops decoding before its stated length is
     reported in ``stats`` (``ended_early``), not raised: what was read stays usable."""
@@ -54,7 +76,8 @@ def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator
         raise SourceError(f"video '{path}' does not exist")
     if path.is_dir():
         raise SourceError(f"'{path}' is a folder, not a video (use a folder source)")
-    capture = cv2.VideoCapture(str(path))
+    with _no_library_chatter():
+        capture = cv2.VideoCapture(str(path))
     if not capture.isOpened():
         raise SourceError(f"cannot open '{path}': not a video, or a damaged one")
     fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
@@ -66,7 +89,8 @@ def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator
     failures = 0
     try:
         while True:
-            ok, image = capture.read()
+            with _no_library_chatter():
+                ok, image = capture.read()
             if not ok or image is None:
                 failures += 1
                 if count and index < count - 1 and failures <= 3:
