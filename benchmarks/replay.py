@@ -59,7 +59,8 @@ def main() -> None:
     print(f"clip: {clip.name}, {frames} frames")
     print(f"decoding alone: {frames / decode:.0f} frames/s; refereeing (decoding included): "
           f"{frames / referee:.0f} frames/s")
-    print(f"ratio (decode time / referee time): {decode / referee:.2f}  (goal: >= 0.5)")
+    print(f"ratio (decode time / referee time): {decode / referee:.2f}  (goal: >= 0.5); "
+          f"{result.reused_frames} of {result.frames} frames were still and kept their reading")
     if comparison.delays:
         print(f"delay from rest to announcement: median {statistics.median(comparison.delays):.0f}"
               f" frames, worst {max(comparison.delays)} (goal: median <= 5)")

@@ -40,7 +40,39 @@ class SessionResult:
     said: list[Said] = field(default_factory=list)
     landings: list[CardLanded] = field(default_factory=list)
     calibrated_frames: int = 0
+    reused_frames: int = 0  # frames so like the last one read that its reading was kept
     stopped: bool = False
+
+
+class StillFrames:
+    """Frames with nothing happening cost little: a frame whose thumbnail hardly differs from
+    the one last read (and whose table has not moved) keeps that frame's detections. Change is
+    measured against the frame last read, not the previous frame, so slow drifts add up."""
+
+    def __init__(self, mean_change: float = 1.5, pixel_change: float = 40.0) -> None:
+        self.mean_change, self.pixel_change = mean_change, pixel_change
+        self.thumb: np.ndarray | None = None
+        self.calibration: Calibration | None = None
+        self.detections = CardDetections()
+
+    @staticmethod
+    def _thumb(image: np.ndarray) -> np.ndarray:
+        import cv2
+
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        return cv2.resize(gray, (96, 54), interpolation=cv2.INTER_AREA).astype(np.int16)
+
+    def same_as_last(self, image: np.ndarray, calibration: Calibration | None) -> bool:
+        if self.thumb is None or calibration is not self.calibration:
+            return False
+        change = np.abs(self._thumb(image) - self.thumb)
+        return bool(change.mean() < self.mean_change and change.max() < self.pixel_change)
+
+    def remember(self, image: np.ndarray, calibration: Calibration | None,
+                 detections: CardDetections) -> None:
+        self.thumb = self._thumb(image)
+        self.calibration = calibration
+        self.detections = detections
 
 
 def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
@@ -125,6 +157,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 sinks: list[Sink], log: EventLog | None = None,
                 skip_until: int = -1) -> SessionResult:
     result = SessionResult()
+    still = StillFrames()
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -134,15 +167,20 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         calibration = keeper.update(frame.image, frame.time_s)
         if calibration is not None:
             result.calibrated_frames += 1
-        detections = detector.detect(frame.image, calibration) if calibration is not None \
-            else CardDetections()
-        zoned = np.array([s is not None for s in detections.seats], bool)
-        if zoned.any():
-            reading = detections[zoned]
-            classifier.read(frame.image, reading)
-            detections = reading
+        if still.same_as_last(frame.image, calibration):
+            detections = still.detections  # nothing moved: the last reading stands
+            result.reused_frames += 1
         else:
-            detections = CardDetections()
+            detections = detector.detect(frame.image, calibration) \
+                if calibration is not None else CardDetections()
+            zoned = np.array([s is not None for s in detections.seats], bool)
+            if zoned.any():
+                reading = detections[zoned]
+                classifier.read(frame.image, reading)
+                detections = reading
+            else:
+                detections = CardDetections()
+            still.remember(frame.image, calibration, detections)
         events = tracker.update(detections, frame.index)
         said_now = []
         if frame.index > skip_until and events:

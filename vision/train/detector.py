@@ -22,7 +22,7 @@ import numpy as np
 
 PROJECT = Path(__file__).resolve().parents[2]
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
-CORE = 0.45  # a card's core is its outline shrunk to this fraction about its centre
+CORE = 0.55  # a card's core is its outline shrunk to this fraction about its centre
 
 
 def targets(ids: np.ndarray, labels) -> np.ndarray:  # noqa: ANN001
