@@ -130,7 +130,8 @@ _state: dict[str, Any] = {}
 
 def _init(crops: bool, models: str | None) -> None:
     from .classify import CardClassifier
-    from .detect import MODELS, CardDetector
+    from .detect import CardDetector
+    from .models import MODELS
 
     folder = Path(models) if models else MODELS
     _state["classifier"] = CardClassifier(folder / "cards.onnx")

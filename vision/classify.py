@@ -14,8 +14,9 @@ import cv2
 import numpy as np
 
 from .cardclasses import CLASSES, CROP_SIZE, NOT_A_CARD
-from .detect import MODELS, CardDetections
+from .detect import CardDetections
 from .geometry import rectify
+from .models import MODELS, load_session
 
 
 class ClassifierError(RuntimeError):
@@ -24,20 +25,8 @@ class ClassifierError(RuntimeError):
 
 class CardClassifier:
     def __init__(self, model: Path | str = MODELS / "cards.onnx", threads: int = 1) -> None:
-        import onnxruntime as ort
-
         path = Path(model)
-        if not path.is_file():
-            raise ClassifierError(f"classifier model '{path}' is missing; train it with "
-                                  "'python -m vision.train classifier'")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        try:
-            self.session = ort.InferenceSession(str(path), options,
-                                                providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own exception types
-            raise ClassifierError(f"cannot load classifier model '{path}': {error}") from None
+        self.session = load_session(path, threads, "classifier", ClassifierError)
         self.input_name = self.session.get_inputs()[0].name
         outputs = self.session.get_outputs()[0].shape
         if outputs[-1] != len(CLASSES):

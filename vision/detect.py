@@ -28,8 +28,8 @@ from referee.seats import Seat
 
 from .geometry import portrait_order
 from .layout import CARD_MM
+from .models import MODELS, load_session
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
 @dataclass
@@ -51,7 +51,7 @@ class CardDetections:
 
     def __post_init__(self) -> None:
         n = len(self.quads)
-        if self.quads.shape[1:] != (4, 2) if n else False:
+        if n and self.quads.shape[1:] != (4, 2):
             raise ValueError(f"quads must be (N, 4, 2), not {self.quads.shape}")
         for name in ("scores", "whole", "confidence"):
             if len(getattr(self, name)) != n:
@@ -90,27 +90,15 @@ class CardDetector:
     def __init__(self, model: Path | str = MODELS / "detector.onnx", input_long_side: int = 256,
                  core_threshold: float = 0.5, card_threshold: float = 0.5, fill: float = 0.88,
                  min_side_px: float = 14.0, threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         if not 0 < core_threshold < 1 or not 0 < card_threshold < 1:
             raise ValueError("thresholds must lie between 0 and 1")
         if not 0 < fill <= 1:
             raise ValueError("fill must lie in (0, 1]")
         if input_long_side % 8 or input_long_side < 64:
             raise ValueError("input_long_side must be a multiple of 8, at least 64")
-        path = Path(model)
-        if not path.is_file():
-            raise DetectorError(f"detector model '{path}' is missing; train it with "
-                                "'python -m vision.train detector'")
-        options = ort.SessionOptions()
         # two threads bring a 1280x720 frame from about 16 to 12 ms on a 2-core machine
-        options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        try:
-            self.session = ort.InferenceSession(str(path), options,
-                                                providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own exception types
-            raise DetectorError(f"cannot load detector model '{path}': {error}") from None
+        self.session = load_session(model, threads or min(2, os.cpu_count() or 1), "detector",
+                                    DetectorError)
         self.input_name = self.session.get_inputs()[0].name
         self.long_side = input_long_side
         self.core_threshold = core_threshold

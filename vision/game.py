@@ -81,7 +81,6 @@ class TableReferee:
     match: Match = field(init=False)
     phase: Phase = field(init=False)
     deal: int = field(default=1, init=False)
-    plays: list[tuple[Seat, Card]] = field(default_factory=list, init=False)
     tricks_done: int = field(default=0, init=False)
     taken: list[CardLanded] = field(default_factory=list, init=False)  # landings played
 
@@ -94,7 +93,6 @@ class TableReferee:
         settings = self.rules.referee
         self.referee = Referee(self.order, min_confidence=settings.min_confidence,
                                accuse_confidence=settings.accuse_confidence)
-        self.plays = []
         self.tricks_done = 0
         self.phase = Phase.WAIT_TRUMP
         self._pending: list[Announcement] = []
@@ -118,7 +116,7 @@ class TableReferee:
             if isinstance(event, CardLanded):
                 out += self._landed(event)
             elif isinstance(event, ZoneCleared):
-                out += self._cleared(event, holding)
+                self._cleared(event)
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
@@ -166,8 +164,7 @@ class TableReferee:
         except RefereeStateError:
             return []
         if (len(self.referee.tricks), len(self.referee.plays)) != before:
-            self.plays.append((event.seat, card))  # taken: not turned away
-            self.taken.append(event)
+            self.taken.append(event)  # taken: not turned away
         for a in said:
             if isinstance(a, TrickWon):
                 self.tricks_done += 1
@@ -178,10 +175,9 @@ class TableReferee:
                 said = said + [scored]
         return said
 
-    def _cleared(self, event: ZoneCleared, holding: dict[Seat, str]) -> list[Announcement]:
+    def _cleared(self, event: ZoneCleared) -> None:
         if self.phase is Phase.TRUMP_SHOWN and event.seat == self.order.dealer:
-            self.phase = Phase.PLAYING
-        return []
+            self.phase = Phase.PLAYING  # the dealer took the trump card back
 
     def _next_deal(self) -> None:
         self.order = self.order.next_deal()

@@ -34,7 +34,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from referee.cards import Card, CardError
     from referee.config import ConfigError, load_rules_config
     from vision.classify import CardClassifier, ClassifierError
-    from vision.detect import MODELS, CardDetector, DetectorError
+    from vision.detect import CardDetector, DetectorError
+    from vision.models import MODELS
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, resume_from, run_session

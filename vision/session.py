@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from .detect import CardDetections
@@ -57,8 +58,6 @@ class StillFrames:
 
     @staticmethod
     def _thumb(image: np.ndarray) -> np.ndarray:
-        import cv2
-
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         return cv2.resize(gray, (96, 54), interpolation=cv2.INTER_AREA).astype(np.int16)
 

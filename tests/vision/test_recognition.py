@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.seats import SEATS, Seat
+from referee import Card
+from referee.seats import SEATS
 from vision.classify import CardClassifier, ClassifierError
 from vision.detect import CardDetections, CardDetector, DetectorError
 from vision.layout import TableLayout
@@ -41,8 +42,6 @@ def table_with_four_cards(seed: int, tilt: float = 15.0):
     for seat, angle in zip(SEATS, (0, 90, 180, 270)):
         x, y = LAYOUT.zone(seat).centre
         name = names[(seed + seat.number) % len(names)]
-        from referee import Card
-
         cards.append(CardOnTable(Card.parse(name), faces.face(Card.parse(name)), (x, y),
                                  angle + float(rng.normal(0, 10))))
     look = Look(noise=2.0, unevenness=0.15, vignette=0.15)
@@ -118,4 +117,3 @@ def test_cards_are_read_right_when_whole(detector, classifier):
                 if np.linalg.norm(detections.centres[i] - centre) < 15:
                     right += detections.cards[i] == str(label.card)
     assert right == total
-    del Seat

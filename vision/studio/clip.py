@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -84,13 +84,6 @@ def _ease_in(t: float) -> float:
 
 
 @dataclass
-class _Table:
-    """The cards lying still on the table, and the hands that are about."""
-
-    resting: list[CardOnTable] = field(default_factory=list)
-
-
-@dataclass
 class Frame:
     scene: Scene
     truth: list[dict[str, Any]]
@@ -103,7 +96,7 @@ class Choreographer:
                  rng: np.random.Generator, timing: Timing = Timing()) -> None:
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
-        self.table = _Table()
+        self.resting: list[CardOnTable] = []  # cards lying still on the table
         self.referee = Referee(game.order)
 
     # -- geometry --------------------------------------------------------------------------
@@ -128,7 +121,7 @@ class Choreographer:
                     thumb_side=1 if seat.number % 2 else -1)
 
     def _scene(self, extra_cards: list[CardOnTable] = (), hands: list[Hand] = ()) -> Scene:
-        return Scene(cards=list(self.table.resting) + list(extra_cards), hands=list(hands))
+        return Scene(cards=list(self.resting) + list(extra_cards), hands=list(hands))
 
     # -- movements -------------------------------------------------------------------------
 
@@ -149,7 +142,7 @@ class Choreographer:
                                  start_angle + (angle - start_angle) * t, lift)
             tip = pos + out * grip
             yield Frame(self._scene([moving], [self._hand(seat, tip, lift + 10)]), [])
-        self.table.resting.append(CardOnTable(card, face, (float(rest[0]), float(rest[1])),
+        self.resting.append(CardOnTable(card, face, (float(rest[0]), float(rest[1])),
                                               angle))
 
     def _withdraw(self, seat: Seat, from_card: CardOnTable) -> Iterator[Frame]:
@@ -169,7 +162,7 @@ class Choreographer:
         dealer = game.order.dealer
         # The trump: shown by the dealer, then taken back.
         yield from self._bring(dealer, game.trump)
-        shown = self.table.resting[-1]
+        shown = self.resting[-1]
         truth = [{"event": "trump_shown", "seat": dealer.number, "card": str(game.trump)}]
         truth += self._announce(TrumpRevealed(game.trump))
         yield Frame(self._scene(), truth)
@@ -181,7 +174,7 @@ class Choreographer:
             t = _ease_out(k / timing.carry)
             tip = tip0 + out * 380 * (1 - t)
             yield Frame(self._scene([], [self._hand(dealer, tip, 10 + 20 * (1 - t))]), [])
-        self.table.resting.remove(shown)
+        self.resting.remove(shown)
         for k in range(1, timing.carry + 1):  # ...and takes it away
             t = _ease_in(k / timing.carry)
             pos = np.array(shown.centre) + out * 420 * t
@@ -195,7 +188,7 @@ class Choreographer:
         for rnd, trick in enumerate(game.tricks, start=1):
             for play in trick.plays:
                 yield from self._bring(play.seat, play.card)
-                placed = self.table.resting[-1]
+                placed = self.resting[-1]
                 truth = [{"event": "card_rest", "round": rnd, "seat": play.seat.number,
                           "card": str(play.card), "corners_mm": _rounded(placed.corners_mm())}]
                 truth += self._announce(CardPlayed(play.seat, play.card))
@@ -210,19 +203,19 @@ class Choreographer:
         timing = self.timing
         winner = trick.winner(self.game.trump.suit)
         out = np.array(self.layout.outward(winner))
-        cards = list(self.table.resting[-4:])
-        del self.table.resting[-4:]
+        cards = list(self.resting[-4:])
+        del self.resting[-4:]
         middle = np.array(self.layout.centre) + out * 40
         for k in range(1, timing.carry + 1):  # the winner reaches in
             t = _ease_out(k / timing.carry)
             tip = middle + out * 420 * (1 - t)
-            yield Frame(Scene(cards=list(self.table.resting) + cards,
+            yield Frame(Scene(cards=list(self.resting) + cards,
                               hands=[self._hand(winner, tip - out * 50, 15)]), [])
         starts = [np.array(c.centre) for c in cards]
         for k in range(1, timing.gather + 1):  # gathers the cards together
             t = _ease_out(k / timing.gather)
             moved = [_moved(c, s + (middle - s) * t) for c, s in zip(cards, starts)]
-            yield Frame(Scene(cards=list(self.table.resting) + moved,
+            yield Frame(Scene(cards=list(self.resting) + moved,
                               hands=[self._hand(winner, middle - out * 50, 12)]), [])
         for k in range(1, timing.pull + 1):  # and pulls them away
             t = _ease_in(k / timing.pull)
@@ -233,7 +226,7 @@ class Choreographer:
             if k == timing.pull:
                 truth = [{"event": "trick_cleared", "round": rnd, "winner": winner.number,
                           "points": trick.points}]
-            yield Frame(Scene(cards=list(self.table.resting) + moved,
+            yield Frame(Scene(cards=list(self.resting) + moved,
                               hands=[self._hand(winner, middle + shift - out * 50, 12)]), truth)
 
     def _announce(self, event: TrumpRevealed | CardPlayed) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from referee.cards import FULL_DECK, Card, Rank, Suit
+from referee.cards import Card, Rank, Suit
 
 from .faces import BACK, StudioError, build_faces, cache_dir, designs_in, load_catalogue
 
@@ -97,12 +97,21 @@ class TinyFaces:
         red = suit in (Suit.HEARTS, Suit.DIAMONDS)
         return (reds if red else blacks)[self.variant % 3]
 
+    def _paper(self) -> tuple[int, int, int]:
+        return (245, 248, 250) if self.variant != 1 else (232, 240, 246)
+
+    def _font(self) -> int:
+        return (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
+                cv2.FONT_HERSHEY_TRIPLEX)[self.variant % 3]
+
+    def _pip_size(self, card: Card) -> float:
+        return self.width * (0.16 if card.rank != Rank.ACE else 0.34)
+
     def _draw_face(self, card: Card) -> np.ndarray:
         w, h = self.width, self.height
-        image = self._blank((245, 248, 250) if self.variant != 1 else (232, 240, 246))
+        image = self._blank(self._paper())
         ink = self._ink(card.suit)
-        font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
-                cv2.FONT_HERSHEY_TRIPLEX)[self.variant % 3]
+        font = self._font()
         half = np.zeros_like(image)
         self._corner_index(half, card, ink, font)
         turned = cv2.rotate(half, cv2.ROTATE_180)
@@ -112,8 +121,8 @@ class TinyFaces:
             self._court(image, card, ink, font)
         else:
             for x, y, flip in _pip_positions(card.rank):
-                _suit_symbol(image, card.suit, (int(w * x), int(h * y)),
-                             w * (0.16 if card.rank != Rank.ACE else 0.34), (*ink, 255), flip)
+                _suit_symbol(image, card.suit, (int(w * x), int(h * y)), self._pip_size(card),
+                             (*ink, 255), flip)
         a = layer.astype(np.float32)[..., None] / 255
         image[..., :3] = (image[..., :3] * (1 - a) + inked[..., :3] * a).astype(np.uint8)
         return image
@@ -188,25 +197,14 @@ class RandomFaces(TinyFaces):
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
 
-    def _draw_face(self, card: Card) -> np.ndarray:
-        w, h = self.width, self.height
-        image = self._blank(self.paper)
-        ink = self._ink(card.suit)
-        half = np.zeros_like(image)
-        self._corner_index(half, card, ink, self.font)
-        turned = cv2.rotate(half, cv2.ROTATE_180)
-        layer = np.maximum(half[..., 3], turned[..., 3])
-        inked = np.where(half[..., 3:] > 0, half, turned)
-        if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
-            self._court(image, card, ink, self.font)
-        else:
-            size = w * (0.16 if card.rank != Rank.ACE else 0.34) * self.pip_scale
-            for x, y, flip in _pip_positions(card.rank):
-                _suit_symbol(image, card.suit, (int(w * x), int(h * y)), size, (*ink, 255),
-                             flip)
-        a = layer.astype(np.float32)[..., None] / 255
-        image[..., :3] = (image[..., :3] * (1 - a) + inked[..., :3] * a).astype(np.uint8)
-        return image
+    def _paper(self) -> tuple[int, int, int]:
+        return self.paper
+
+    def _font(self) -> int:
+        return self.font
+
+    def _pip_size(self, card: Card) -> float:
+        return super()._pip_size(card) * self.pip_scale
 
     def _corner_index(self, image: np.ndarray, card: Card, ink: tuple[int, int, int],
                       font: int) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import sys
 import time
 from datetime import date
@@ -20,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from . import run_training, training_parser
 from ..cardclasses import CLASSES, CROP_SIZE
 
-PROJECT = Path(__file__).resolve().parents[2]
 RANDOM_DESIGNS = 24
 
 
@@ -246,22 +245,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.train classifier",
-                                     description=__doc__.splitlines()[0])
+    parser = training_parser("classifier", __doc__.splitlines()[0], epochs=14, batch=128)
     parser.add_argument("--per-class", type=int, default=1200)
     parser.add_argument("--val-per-class", type=int, default=80)
-    parser.add_argument("--epochs", type=int, default=14)
-    parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--out", default=str(PROJECT / "models"))
-    args = parser.parse_args(argv)
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("training needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    train(args)
-    return 0
+    return run_training(parser, argv, train)

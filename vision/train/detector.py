@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import sys
 import time
 from datetime import date
@@ -20,7 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-PROJECT = Path(__file__).resolve().parents[2]
+from . import run_training, training_parser
+
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
 CORE = 0.55  # a card's core is its outline shrunk to this fraction about its centre
 
@@ -229,24 +229,9 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.train detector",
-                                     description=__doc__.splitlines()[0])
+    parser = training_parser("detector", __doc__.splitlines()[0], epochs=12, batch=32)
     parser.add_argument("--pictures", type=int, default=5000)
     parser.add_argument("--val-pictures", type=int, default=200)
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--crop", type=int, default=0, help="train on square crops of this "
                         "size (default 0: whole pictures)")
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--out", default=str(PROJECT / "models"))
-    args = parser.parse_args(argv)
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("training needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    train(args)
-    return 0
+    return run_training(parser, argv, train)

@@ -1,0 +1,26 @@
+"""Where the trained models live, and loading one into onnxruntime on the CPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def load_session(path: Path | str, threads: int, what: str, error: type[Exception]):
+    """An onnxruntime session for the model at ``path`` (``what``: "detector" or
+    "classifier", as in messages and in ``python -m vision.train WHAT``). Raises ``error``
+    with a one-line reason when the file is missing or not a model."""
+    import onnxruntime as ort
+
+    path = Path(path)
+    if not path.is_file():
+        raise error(f"{what} model '{path}' is missing; train it with "
+                    f"'python -m vision.train {what}'")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as err:  # onnxruntime raises its own exception types
+        raise error(f"cannot load {what} model '{path}': {err}") from None
