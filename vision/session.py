@@ -5,7 +5,8 @@
 
 ``run_session`` drives one source to its end (or until a sink asks to stop) and returns what
 happened, so ``replay`` can compare it with a truth log and ``live`` can report on the camera.
-Frames with no card in any zone skip the classifier entirely.
+Only frames where something has changed and come to rest are read (``vision.motion``); frames
+with no card in any zone skip the classifier entirely.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import cv2
 import numpy as np
 
 from .detect import CardDetections
 from .game import Said, TableReferee
+from .motion import Action, ChangeGate
 from .sources import Frame
 from .table import Calibration, CalibrationKeeper
 from .track import CardLanded, TrackEvent, Tracker, ZoneCleared, ZoneUnclear
@@ -41,37 +42,8 @@ class SessionResult:
     said: list[Said] = field(default_factory=list)
     landings: list[CardLanded] = field(default_factory=list)
     calibrated_frames: int = 0
-    reused_frames: int = 0  # frames so like the last one read that its reading was kept
+    reused_frames: int = 0  # frames that kept the last reading (see ``vision.motion``)
     stopped: bool = False
-
-
-class StillFrames:
-    """Frames with nothing happening cost little: a frame whose thumbnail hardly differs from
-    the one last read (and whose table has not moved) keeps that frame's detections. Change is
-    measured against the frame last read, not the previous frame, so slow drifts add up."""
-
-    def __init__(self, mean_change: float = 1.5, pixel_change: float = 40.0) -> None:
-        self.mean_change, self.pixel_change = mean_change, pixel_change
-        self.thumb: np.ndarray | None = None
-        self.calibration: Calibration | None = None
-        self.detections = CardDetections()
-
-    @staticmethod
-    def _thumb(image: np.ndarray) -> np.ndarray:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        return cv2.resize(gray, (96, 54), interpolation=cv2.INTER_AREA).astype(np.int16)
-
-    def same_as_last(self, image: np.ndarray, calibration: Calibration | None) -> bool:
-        if self.thumb is None or calibration is not self.calibration:
-            return False
-        change = np.abs(self._thumb(image) - self.thumb)
-        return bool(change.mean() < self.mean_change and change.max() < self.pixel_change)
-
-    def remember(self, image: np.ndarray, calibration: Calibration | None,
-                 detections: CardDetections) -> None:
-        self.thumb = self._thumb(image)
-        self.calibration = calibration
-        self.detections = detections
 
 
 def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
@@ -156,7 +128,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 sinks: list[Sink], log: EventLog | None = None,
                 skip_until: int = -1) -> SessionResult:
     result = SessionResult()
-    still = StillFrames()
+    gate = ChangeGate()
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -166,21 +138,20 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         calibration = keeper.update(frame.image, frame.time_s)
         if calibration is not None:
             result.calibrated_frames += 1
-        if still.same_as_last(frame.image, calibration):
-            detections = still.detections  # nothing moved: the last reading stands
-            result.reused_frames += 1
-        else:
-            detections = detector.detect(frame.image, calibration) \
-                if calibration is not None else CardDetections()
+        plan = gate.plan(frame.image, calibration)
+        if plan.action is Action.READ:
+            detections = detector.detect(frame.image, calibration)
             zoned = np.array([s is not None for s in detections.seats], bool)
             if zoned.any():
-                reading = detections[zoned]
-                classifier.read(frame.image, reading)
-                detections = reading
+                detections = detections[zoned]
+                classifier.read(frame.image, detections)
             else:
                 detections = CardDetections()
-            still.remember(frame.image, calibration, detections)
-        events = tracker.update(detections, frame.index)
+            gate.remember(detections)
+        else:
+            detections = gate.detections  # nothing new has come to rest: the reading stands
+            result.reused_frames += 1
+        events = tracker.update(detections, frame.index, plan.seats)
         said_now = []
         if frame.index > skip_until and events:
             holding = tracker.holding()

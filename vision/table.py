@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +52,9 @@ class Calibration:
         if len(self.image_points) < 4 or len(self.image_points) != len(self.table_points):
             raise CalibrationError("a calibration needs at least four point pairs")
 
-    @property
+    @cached_property
     def to_table_matrix(self) -> np.ndarray:
-        """3x3 homography: picture pixels -> table mm."""
+        """3x3 homography: picture pixels -> table mm (worked out once)."""
         h, _ = cv2.findHomography(self.image_points.astype(np.float64),
                                   self.table_points.astype(np.float64), 0)
         if h is None:
@@ -268,9 +269,13 @@ class CalibrationKeeper:
             except CalibrationError:
                 found = None
             if found is not None:
-                if self.calibration is not None and _moved(self.calibration, found):
+                if self.calibration is None:
+                    self.calibration = found
+                elif _moved(self.calibration, found):
                     self.moves += 1
-                self.calibration = found
+                    self.calibration = found
+                # else the table is where it was: keep the same object, so whatever was worked
+                # out from it (zone masks, the last reading) still holds
         return self.calibration
 
 

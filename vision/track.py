@@ -17,6 +17,7 @@ zone cost a counter increment.
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -155,9 +156,14 @@ class Tracker:
                                         s.unclear_frames, s.min_confidence, s.still_px)
                       for seat in SEATS}
 
-    def update(self, detections: CardDetections, frame: int) -> list[TrackEvent]:
+    def update(self, detections: CardDetections, frame: int,
+               seats: Collection[Seat] | None = None) -> list[TrackEvent]:
+        """``seats``: the zones this frame says something about (default: all). A zone left
+        out, say because a hand is moving over it, is not updated at all: its counters wait."""
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
+            if seats is not None and seat not in seats:
+                continue
             seen = _best_in_zone(detections, seat)
             events += zone.update(seen, frame)
         return events

@@ -135,3 +135,17 @@ def test_given_trump_skips_waiting_and_unclear_cards_are_asked_again():
 
 def test_zone_unclear_event_type():
     assert ZoneUnclear(Seat(1), 0).seat == Seat(1)
+
+
+def test_zones_left_out_of_a_frame_wait_instead_of_counting_it():
+    tracker = Tracker()
+    for n in range(5):
+        tracker.update(frame_of({1: ("AH", 0.99, True)}), n)
+    assert tracker.holding() == {Seat(1): "AH"}
+    # a hand moves over seat 1 for 30 frames: the gate leaves the zone out, so no clearing
+    events = [e for n in range(5, 35)
+              for e in tracker.update(frame_of({}), n, seats={Seat(2), Seat(3), Seat(4)})]
+    assert events == [] and tracker.holding() == {Seat(1): "AH"}
+    # the same empty frames with the zone included do clear it
+    events = [e for n in range(35, 50) for e in tracker.update(frame_of({}), n)]
+    assert [type(e).__name__ for e in events] == ["ZoneCleared"]

@@ -1,0 +1,77 @@
+"""The change gate: which frames are read afresh, which keep the last reading, and which zones
+the tracker hears about (synthetic frames, no models)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.seats import SEATS, Seat
+from vision.motion import Action, ChangeGate
+from vision.table import from_corners
+
+SIZE = (640, 480)
+CALIBRATION = from_corners(np.array([(120, 40), (520, 40), (520, 440), (120, 440)], float),
+                           SIZE)
+
+
+def table(blob: tuple[float, float] | None = None, shade: int = 90) -> np.ndarray:
+    """A grey table; ``blob``: a bright 'hand' centred at that point of the table (mm)."""
+    image = np.full((SIZE[1], SIZE[0], 3), shade, np.uint8)
+    if blob is not None:
+        x, y = CALIBRATION.to_image(np.array([blob]))[0]
+        image[int(y) - 30:int(y) + 30, int(x) - 30:int(x) + 30] = 220
+    return image
+
+
+def seat_one_spot(offset: float = 0.0) -> tuple[float, float]:
+    zone = CALIBRATION.layout.zone(Seat(1))
+    cx, cy = zone.centre
+    return cx + offset, cy
+
+
+def test_the_first_calibrated_frame_is_read_and_a_still_table_keeps_its_reading():
+    gate = ChangeGate()
+    assert gate.plan(table(), CALIBRATION).action is Action.READ
+    for _ in range(20):
+        plan = gate.plan(table(), CALIBRATION)
+        assert plan.action is Action.KEEP and plan.seats == frozenset(SEATS)
+    assert gate.reads == 1
+
+
+def test_a_moving_hand_silences_only_its_zone_and_the_zone_is_read_once_it_rests():
+    gate = ChangeGate(max_wait=100)
+    gate.plan(table(), CALIBRATION)
+    for step in range(5):  # the hand moves across seat 1's zone
+        plan = gate.plan(table(seat_one_spot(-40 + 20 * step)), CALIBRATION)
+        assert plan.action is Action.KEEP
+        assert plan.seats == frozenset(SEATS) - {Seat(1)}
+    plan = gate.plan(table(seat_one_spot(40)), CALIBRATION)  # it stopped: read now
+    assert plan.action is Action.READ and plan.seats == frozenset(SEATS)
+    assert gate.plan(table(seat_one_spot(40)), CALIBRATION).action is Action.KEEP
+
+
+def test_a_zone_that_never_rests_is_read_every_max_wait_frames():
+    gate = ChangeGate(max_wait=4)
+    gate.plan(table(), CALIBRATION)
+    actions = [gate.plan(table(seat_one_spot(-60 + 10 * (step % 12))), CALIBRATION).action
+               for step in range(12)]
+    assert actions.count(Action.READ) == 3
+    assert [i for i, a in enumerate(actions) if a is Action.READ] == [3, 7, 11]
+
+
+def test_changes_outside_every_zone_do_not_cost_a_read():
+    gate = ChangeGate()
+    gate.plan(table(), CALIBRATION)
+    for step in range(10):  # something moving at the table's centre, between the zones
+        image = table()
+        image[250:270, 300 + 5 * step:320 + 5 * step] = 255
+        assert gate.plan(image, CALIBRATION).action is Action.KEEP
+
+
+def test_a_new_calibration_forces_a_read_and_no_calibration_reads_nothing():
+    gate = ChangeGate()
+    gate.plan(table(), CALIBRATION)
+    moved = from_corners(np.array([(130, 40), (530, 40), (530, 440), (130, 440)], float), SIZE)
+    assert gate.plan(table(), moved).action is Action.READ
+    plan = gate.plan(table(), None)
+    assert plan.action is Action.KEEP and len(gate.detections) == 0
