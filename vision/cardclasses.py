@@ -8,4 +8,4 @@ from referee.cards import FULL_DECK
 BACK = "back"
 NOT_A_CARD = "none"
 CLASSES: tuple[str, ...] = tuple(str(c) for c in FULL_DECK) + (BACK, NOT_A_CARD)
-CROP_SIZE = (48, 72)  # width, height of a rectified card as the classifier sees it
+CROP_SIZE = (64, 96)  # width, height of a rectified card as the classifier sees it

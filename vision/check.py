@@ -159,7 +159,7 @@ def _process(task: ImageTask) -> dict[str, Any]:
         return {"name": task.name, "skipped": "unreadable or not an image"}
     classifier = _state["classifier"]
     if _state["crops"]:
-        names, conf = classifier.classify(as_crop(image)[None])
+        names, conf = classifier.classify(as_crop(image, classifier.size)[None])
         return {"name": task.name, "found": [{"card": names[0], "confidence": float(conf[0]),
                                              "quad": None, "whole": True, "seat": None}]}
     try:

@@ -27,14 +27,18 @@ class CardClassifier:
     def __init__(self, model: Path | str = MODELS / "cards.onnx", threads: int = 1) -> None:
         path = Path(model)
         self.session = load_session(path, threads, "classifier", ClassifierError)
-        self.input_name = self.session.get_inputs()[0].name
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        height, width = model_input.shape[2:]
+        # the crop size is the model's own, so a model trained at another size still works
+        self.size = (int(width), int(height)) if isinstance(width, int) else CROP_SIZE
         outputs = self.session.get_outputs()[0].shape
         if outputs[-1] != len(CLASSES):
             raise ClassifierError(f"classifier model '{path}' has {outputs[-1]} classes, "
                                   f"expected {len(CLASSES)}")
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """(N, classes) probabilities for (N, H, W, 3) BGR uint8 crops of ``CROP_SIZE``."""
+        """(N, classes) probabilities for (N, H, W, 3) BGR uint8 crops of ``self.size``."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
         tensor = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
@@ -51,7 +55,7 @@ class CardClassifier:
         whole = np.flatnonzero(detections.whole)
         if len(whole) == 0:
             return detections
-        crops = np.stack([rectify(frame, detections.quads[i], CROP_SIZE, ordered=True)
+        crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         names, confidence = self.classify(crops)
         for i, name, conf in zip(whole, names, confidence):
@@ -60,15 +64,15 @@ class CardClassifier:
         return detections
 
 
-def as_crop(image: np.ndarray) -> np.ndarray:
+def as_crop(image: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:
     """A picture that is already one rectified card (the card fills it), as a classifier crop:
-    turned upright if it is landscape, and resized to ``CROP_SIZE``."""
+    turned upright if it is landscape, and resized to ``size`` (width, height)."""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     h, w = image.shape[:2]
     if w > h:
         image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-    width, height = CROP_SIZE
+    width, height = size
     shrinking = image.shape[1] > width
     return cv2.resize(image, (width, height),
                       interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)

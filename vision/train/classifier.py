@@ -59,7 +59,15 @@ def make_crops(split: str, per_class: int, seed: int, workers: int,
     return np.concatenate(parts), labels
 
 
+CORNER = (0.3, 0.3)  # the index corner: this share of the crop's width and height
+
+
 def build_model(classes: int = len(CLASSES)):
+    """Two streams over one upright crop: the whole card at low resolution (pips, artwork,
+    layout), and the two index corners at full resolution, top-left and bottom-right turned
+    upright, which carry the same index in every design. The corner stream's features are the
+    larger of the two corners', so a thumb over one corner costs nothing, and it has its own
+    head during training so that it learns to read indices on its own."""
     import torch
     from torch import nn
 
@@ -67,15 +75,47 @@ def build_model(classes: int = len(CLASSES)):
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
                 nn.ReLU(inplace=True)]
 
-    # 48x72 in: 24x36 -> 12x18 -> 6x9 -> 3x5 (about 20 million multiply-adds a crop)
-    layers = (block(3, 24, 2) + block(24, 24, 1) + block(24, 48, 2) + block(48, 48, 1)
-              + block(48, 96, 2) + block(96, 96, 1) + block(96, 128, 2))
-    # the crop size is fixed, so the 3x5 map is flattened as it is (exports to any ONNX runtime)
     width, height = CROP_SIZE
-    cells = ((width + 15) // 16) * ((height + 15) // 16)
-    model = nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * cells, classes))
-    del torch
-    return model
+    cw, ch = round(width * CORNER[0]), round(height * CORNER[1])
+
+    class CardNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            # whole card, 64x96 in: 32x48 -> 16x24 -> 8x12 -> 4x6
+            self.whole = nn.Sequential(*(block(3, 24, 2) + block(24, 48, 2) + block(48, 48, 1)
+                                         + block(48, 96, 2) + block(96, 128, 2)),
+                                       nn.Flatten())
+            # one index corner, cw x ch in, at full resolution
+            self.corner = nn.Sequential(*(block(3, 24, 1) + block(24, 24, 1)
+                                          + [nn.MaxPool2d(2)] + block(24, 48, 1)
+                                          + block(48, 48, 1) + [nn.MaxPool2d(2)]
+                                          + block(48, 96, 1)),
+                                        nn.Flatten(), nn.Dropout(0.2),
+                                        nn.Linear(96 * (ch // 4) * (cw // 4), 128),
+                                        nn.ReLU(inplace=True))
+            cells = ((width + 15) // 16) * ((height + 15) // 16)
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128 * cells + 128, classes))
+            self.corner_head = nn.Linear(128, classes)
+            # turning the bottom-right corner upright, as a gather (exports to any ONNX runtime)
+            self.register_buffer("flip_x", torch.arange(cw - 1, -1, -1), persistent=False)
+            self.register_buffer("flip_y", torch.arange(ch - 1, -1, -1), persistent=False)
+
+        def corners(self, x):
+            top_left = x[:, :, :ch, :cw]
+            bottom_right = x[:, :, height - ch:, width - cw:]
+            bottom_right = bottom_right.index_select(3, self.flip_x).index_select(2, self.flip_y)
+            n = x.shape[0]
+            both = self.corner(torch.cat([top_left, bottom_right]))
+            return torch.maximum(both[:n], both[n:])
+
+        def forward(self, x, with_corner: bool = False):
+            corner = self.corners(x)
+            logits = self.head(torch.cat([self.whole(x), corner], dim=1))
+            if with_corner:
+                return logits, self.corner_head(corner)
+            return logits
+
+    return CardNet()
 
 
 def _to_tensor(images: np.ndarray):
@@ -90,8 +130,10 @@ def _augment(batch):
 
     n = batch.shape[0]
     # small shifts (detector outlines are never exact) and brightness jitter
-    dx, dy = np.random.randint(-3, 4, 2)
-    batch = torch.roll(batch, shifts=(int(dy), int(dx)), dims=(2, 3))
+    h, w = batch.shape[2:]
+    dx, dy = np.random.randint(0, 7, 2)
+    padded = torch.nn.functional.pad(batch, (3, 3, 3, 3), mode="replicate")
+    batch = padded[:, :, dy:dy + h, dx:dx + w]
     scale = torch.empty(n, 1, 1, 1).uniform_(0.8, 1.2)
     return (batch * scale).clamp_(0, 1)
 
@@ -153,7 +195,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         for start in range(0, len(order), args.batch):
             index = order[start:start + args.batch]
             batch = _augment(_to_tensor(x_train[index]))
-            loss = loss_fn(model(batch), targets[index])
+            logits, corner_logits = model(batch, with_corner=True)
+            loss = (loss_fn(logits, targets[index])
+                    + 0.5 * loss_fn(corner_logits, targets[index]))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -224,7 +268,8 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
         "model": "cards.onnx",
         "classes": list(CLASSES),
         "input": {"width": w, "height": h, "channels": "BGR", "scale": "pixel / 255",
-                  "layout": "NCHW", "crop": "card outline warped upright to the full input"},
+                  "layout": "NCHW", "crop": "card outline warped upright to the full input",
+                  "corner": list(CORNER)},
         "output": "probabilities (softmax with the fitted temperature)",
         "temperature": report["temperature"],
         "trained_on": {"designs": [d.name for d in designs_in("train")]

@@ -99,13 +99,13 @@ class CropMaker:
     def _degrade(self, crop: np.ndarray, hard: bool) -> np.ndarray:
         rng = self.rng
         w, h = self.size
-        if rng.random() < 0.6:  # a far card: fewer pixels than the crop
-            k = rng.uniform(0.4, 1.0)
+        if rng.random() < 0.6:  # a far card: fewer pixels than the crop (down to 29x43)
+            k = rng.uniform(0.45, 1.0)
             small = cv2.resize(crop, (max(8, int(w * k)), max(12, int(h * k))),
                                interpolation=cv2.INTER_AREA)
             crop = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-        if rng.random() < 0.4:
-            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.6 if hard else 1.0))
+        if rng.random() < 0.35:
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3 if hard else 0.9))
         if rng.random() < 0.25:
             length = int(rng.integers(3, 9 if hard else 6))
             kernel = np.zeros((length, length), np.float32)
