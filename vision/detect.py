@@ -1,7 +1,8 @@
 """Find the cards in a picture: their outlines, whether they are whole, and their seat.
 
 A small segmentation network (``models/detector.onnx``, trained by ``python -m vision.train
-detector`` on studio pictures) looks at the picture shrunk to ``input_long_side`` pixels and
+detector`` on studio pictures) looks at the picture (with a calibration: only the part showing
+the table) shrunk to the long side it was trained at, ``input_long_side`` pixels, and
 says, for every pixel, whether it shows a card and whether it lies in a card's core (the middle
 of a card, well inside its edges). Cores tell touching cards apart: each core seeds one card,
 and the card pixels around it are shared out between the seeds (a watershed). Each card's region
@@ -87,9 +88,12 @@ class CardDetector:
     side is shorter (in the full picture) are ignored. ``threads``: onnxruntime threads (default:
     up to two; give 1 when several processes share the cores)."""
 
-    def __init__(self, model: Path | str = MODELS / "detector.onnx", input_long_side: int = 256,
-                 core_threshold: float = 0.5, card_threshold: float = 0.5, fill: float = 0.88,
-                 min_side_px: float = 14.0, threads: int | None = None) -> None:
+    def __init__(self, model: Path | str = MODELS / "detector.onnx",
+                 input_long_side: int | None = None, core_threshold: float = 0.5,
+                 card_threshold: float = 0.5, fill: float = 0.88, min_side_px: float = 14.0,
+                 threads: int | None = None) -> None:
+        if input_long_side is None:  # the size the model was trained at, from its .yaml
+            input_long_side = _trained_long_side(Path(model))
         if not 0 < core_threshold < 1 or not 0 < card_threshold < 1:
             raise ValueError("thresholds must lie between 0 and 1")
         if not 0 < fill <= 1:
@@ -127,7 +131,11 @@ class CardDetector:
     def detect(self, frame: np.ndarray, calibration=None) -> CardDetections:  # noqa: ANN001
         """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
         gets its seat, and outlines without a card's size on the table are dropped."""
-        card, core, scale = self.probabilities(frame)
+        x0, y0, view = 0, 0, frame
+        if calibration is not None:  # look only at the table, with more pixels for each card
+            x0, y0, x1, y1 = table_box(calibration, frame.shape[1], frame.shape[0])
+            view = frame[y0:y1, x0:x1]
+        card, core, scale = self.probabilities(view)
         sure_card = card > self.card_threshold
         seeds = ((core > self.core_threshold) & sure_card).astype(np.uint8)
         _add_missing_seeds(sure_card, seeds)
@@ -149,7 +157,7 @@ class CardDetector:
             if fitted is None:
                 continue
             quad_small, hull_area = fitted
-            quad = (quad_small + 0.5) / scale - 0.5
+            quad = (quad_small + 0.5) / scale - 0.5 + (x0, y0)
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
@@ -171,6 +179,30 @@ class CardDetector:
             seats = [calibration.seat_at_pixel(float(x), float(y)) for x, y in centres]
         return CardDetections(q, np.array(scores, np.float32), np.array(whole, bool), seats,
                               [None] * len(q), np.zeros(len(q), np.float32))
+
+
+def _trained_long_side(model: Path, default: int = 256) -> int:
+    import yaml
+
+    try:
+        meta = yaml.safe_load(model.with_suffix(".yaml").read_text())
+        return int(meta["input"]["long_side"])
+    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError):
+        return default
+
+
+def table_box(calibration, width: int, height: int,  # noqa: ANN001
+              margin_mm: float = 40.0) -> tuple[int, int, int, int]:
+    """The part of the picture (x0, y0, x1, y1) that shows the play area and ``margin_mm``
+    around it, so that a card on the area's edge is seen whole."""
+    a = calibration.layout.area_mm
+    m = margin_mm
+    corners = calibration.to_image(np.array([(-m, -m), (a + m, -m), (a + m, a + m),
+                                             (-m, a + m)], float))
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+    x0, y0 = max(0, min(x0, width - 16)), max(0, min(y0, height - 16))
+    return x0, y0, max(x0 + 16, min(x1, width)), max(y0 + 16, min(y1, height))
 
 
 def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
