@@ -3,14 +3,16 @@
 Detection and classification cost about 12 ms a 1280x720 frame, twenty times the cost of
 decoding it, yet in a game almost every frame either shows nothing new or shows a hand moving.
 ``ChangeGate`` looks at a thumbnail of each frame (every eighth pixel: about 0.05 ms) and, for
-each seat zone, compares it with the previous frame (is the zone moving?) and with the frame
-last read (has the zone changed since?). Then for the frame as a whole it decides:
+each seat zone, compares it with the previous frame (is it moving?) and with the frame last
+read (has it changed since?), looking first at the zone's cards as last read (or at the whole
+zone while it had none). Then for the frame as a whole it decides:
 
-- ``READ``: some zone has changed and is now still, or a zone has been moving for
-  ``max_wait`` frames: detect and classify afresh, and every zone takes the new reading;
-- ``KEEP``: otherwise the last reading stands for every zone that has not changed since it was
-  taken, and zones still in motion are left out (``Plan.seats``): the tracker hears nothing
-  from them this frame, rather than an old reading or a hand-blurred one.
+- ``READ``: a zone's cards have changed and are now still, or something new has come to rest
+  in a zone, or changes have kept moving for ``max_wait`` frames: detect and classify afresh,
+  and every zone takes the new reading;
+- ``KEEP``: otherwise the last reading stands. A zone whose cards are changing under a moving
+  hand is left out (``Plan.seats``): the tracker hears nothing from it this frame, rather than
+  an old reading or a hand-blurred one. A hand moving beside a zone's cards leaves them be.
 
 A card can only land when it is still, so nothing is lost: a zone that settles is read on the
 first still frame, and the frames after it keep that reading until the tracker has seen it
@@ -59,6 +61,7 @@ class ChangeGate:
         self.previous: np.ndarray | None = None
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
+        self.card_masks: dict[Seat, np.ndarray] = {}  # where each zone's cards were last read
         self.waited = 0
         self.reads = self.kept = 0
 
@@ -81,15 +84,10 @@ class ChangeGate:
                 np.int32)], 1)
             self.masks[zone.seat] = mask.astype(bool)
 
-    def _busy(self, a: np.ndarray, b: np.ndarray) -> set[Seat]:
-        """The zones where ``a`` and ``b`` differ."""
-        changed = np.abs(a - b) > self.pixel_change
-        busy = set()
-        for seat, mask in self.masks.items():
-            area = int(mask.sum())
-            if area and int(changed[mask].sum()) >= max(self.min_pixels, self.min_share * area):
-                busy.add(seat)
-        return busy
+    def _count(self, diff: np.ndarray, mask: np.ndarray) -> bool:
+        area = int(mask.sum())
+        return bool(area) and int(diff[mask].sum()) >= max(self.min_pixels,
+                                                             self.min_share * area)
 
     def plan(self, image: np.ndarray, calibration: Calibration | None) -> Plan:
         thumb = self.thumb(image)
@@ -104,17 +102,27 @@ class ChangeGate:
                 self._zone_masks(calibration, thumb.shape)
             self.calibration = calibration
             return self._read(thumb)
-        changed = self._busy(thumb, self.last_read)
-        if not changed:
+        changed = np.abs(thumb - self.last_read) > self.pixel_change
+        moving = np.abs(thumb - previous) > self.pixel_change
+        settled, silent = False, set()
+        for seat, zone in self.masks.items():
+            # the zone's cards as last read (the zone itself when it had none)
+            focus = self.card_masks.get(seat, zone)
+            if self._count(changed, focus):
+                if self._count(moving, focus):
+                    silent.add(seat)  # a hand over its cards: the last reading may be stale
+                else:
+                    settled = True  # its cards changed and are still: read them
+            elif self._count(changed, zone) and not self._count(moving, zone):
+                settled = True  # something new has come to rest beside its cards
+        if not changed.any() or not (settled or silent):
             self.waited = 0
-            self.kept += 1
-            return Plan(Action.KEEP, frozenset(SEATS))
-        moving = self._busy(thumb, previous)
-        self.waited += 1
-        if changed - moving or self.waited >= self.max_wait:
+        else:
+            self.waited += 1
+        if settled or self.waited >= self.max_wait:
             return self._read(thumb)
         self.kept += 1
-        return Plan(Action.KEEP, frozenset(SEATS) - changed)
+        return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray) -> Plan:
         self.last_read = thumb
@@ -125,3 +133,14 @@ class ChangeGate:
     def remember(self, detections: CardDetections) -> None:
         """The reading taken on a ``READ`` frame, kept for the frames after it."""
         self.detections = detections
+        self.card_masks = {}
+        if self.previous is None:
+            return
+        for quad, seat in zip(detections.quads, detections.seats):
+            if seat is None:
+                continue
+            mask = self.card_masks.setdefault(seat, np.zeros(self.previous.shape, np.uint8))
+            points = (quad - self.step // 2) / self.step
+            cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
+        self.card_masks = {seat: cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(bool)
+                           for seat, mask in self.card_masks.items()}

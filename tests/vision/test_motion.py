@@ -75,3 +75,29 @@ def test_a_new_calibration_forces_a_read_and_no_calibration_reads_nothing():
     assert gate.plan(table(), moved).action is Action.READ
     plan = gate.plan(table(), None)
     assert plan.action is Action.KEEP and len(gate.detections) == 0
+
+
+def card_read_at(spot: tuple[float, float]):
+    from vision.detect import CardDetections
+
+    x, y = spot
+    corners = np.array([(x - 31, y - 44), (x + 31, y - 44), (x + 31, y + 44), (x - 31, y + 44)])
+    quad = CALIBRATION.to_image(corners).astype(np.float32)[None]
+    return CardDetections(quad, np.ones(1, np.float32), np.ones(1, bool), [Seat(1)], ["AH"],
+                          np.full(1, 0.99, np.float32))
+
+
+def test_a_hand_beside_a_card_leaves_its_reading_and_a_hand_over_it_silences_it():
+    gate = ChangeGate(max_wait=100)
+    card = seat_one_spot(50)
+    gate.plan(table(), CALIBRATION)
+    gate.remember(card_read_at(card))
+    # the hand moves in the zone's far corner, away from the card: seat 1 still counts
+    for step in range(3):
+        plan = gate.plan(table(seat_one_spot(-85 + 20 * step)), CALIBRATION)
+        assert plan.action is Action.KEEP and Seat(1) in plan.seats
+    # the hand moves over the card: seat 1 is left out until it rests
+    for step in range(4):
+        plan = gate.plan(table(seat_one_spot(10 + 20 * step)), CALIBRATION)
+        assert plan.action is Action.KEEP and Seat(1) not in plan.seats
+    assert gate.plan(table(seat_one_spot(70)), CALIBRATION).action is Action.READ
