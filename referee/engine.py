@@ -9,7 +9,9 @@ turned away, with an announcement and the state left exactly as it was, when the
 unsure (``CardUnclear``), when it is not a Sueca card (``NotASuecaCard``), or when the seat is not
 the one whose turn it is (``OutOfTurn``). A play that would prove cheating is only taken when its
 reading is at least ``accuse_confidence`` sure; otherwise it is ``CardUnclear`` too, so nobody is
-accused on a doubtful reading.
+accused on a doubtful reading. The earlier readings a proof rests on (the card's first play,
+the off-suit card and the lead it did not follow, the trump) must be as sure, or there is no
+proof.
 
 Cheating is announced the moment it is provable: a revoke when the seat later shows a card of
 the suit it failed to follow; the dealer lacking the trump card when another seat plays it; a
@@ -36,11 +38,13 @@ from .events import (
     Cut,
     DealerLacksTrump,
     Event,
+    GameIncomplete,
     GameOver,
     NotASuecaCard,
     Outcome,
     OutOfTurn,
     RevokeProven,
+    TrickMissed,
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
@@ -89,13 +93,20 @@ class Referee:
         self.phase = Phase.AWAITING_TRUMP
         self.trump: Card | None = None
         self.round = 1
-        self.leader = order.first_leader
+        self.leader: Seat | None = order.first_leader
+        self.missed: list[int] = []  # rounds swept away unread (see ``abandon_trick``)
         self.plays: list[Play] = []  # the trick in progress
         self.tricks: list[Trick] = []
         self.points = {Pair.A: 0, Pair.B: 0}
         self.cheat: Cheat | None = None
         self._played: dict[Card, int] = {}  # card -> round it was first played
         self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card]] = {}
+        # how surely the earlier readings a proof would rest on were read: a card's first
+        # play, and each failure to follow (the off-suit card and the lead it did not follow)
+        self._played_sureness: dict[Card, float] = {}
+        self._failed_sureness: dict[tuple[Seat, Suit], float] = {}
+        self._lead_sureness = 1.0
+        self._trump_sureness = 1.0
         self._transitions: dict[tuple[Phase, type], Callable[..., list[Announcement]]] = {
             (Phase.AWAITING_TRUMP, TrumpRevealed): self._reveal_trump,
             (Phase.PLAYING, CardPlayed): self._play,
@@ -115,8 +126,8 @@ class Referee:
     @property
     def to_play(self) -> Seat | None:
         """The seat whose turn it is, or None before the trump and after the game."""
-        if self.phase is not Phase.PLAYING:
-            return None
+        if self.phase is not Phase.PLAYING or self.leader is None:
+            return None  # None while playing: after a missed trick, whoever plays next leads
         return self.order.seats_from(self.leader)[len(self.plays)]
 
     @property
@@ -151,6 +162,7 @@ class Referee:
         if not event.card.is_sueca:
             return [NotASuecaCard(dealer, event.card)]
         self.trump = event.card
+        self._trump_sureness = event.confidence
         self.phase = Phase.PLAYING
         return [TrumpDeclared(event.card, dealer)]
 
@@ -160,7 +172,7 @@ class Referee:
             return [CardUnclear(seat, card, event.confidence)]
         if not card.is_sueca:
             return [NotASuecaCard(seat, card)]
-        expected = self.to_play
+        expected = self.to_play if self.leader is not None else seat
         assert expected is not None
         if seat != expected:
             return [OutOfTurn(seat, card, expected, self.round)]
@@ -174,12 +186,20 @@ class Referee:
         for cheat in cheats:
             if isinstance(cheat, RevokeProven):
                 del self._failed_to_follow[(seat, card.suit)]
-        self._played.setdefault(card, self.round)
+        if card not in self._played:
+            self._played[card] = self.round
+            self._played_sureness[card] = event.confidence
+        if not self.plays:
+            self._lead_sureness = event.confidence
+            self.leader = seat
         if self.plays:
             lead = self.plays[0].card.suit
             trump = self.trump_suit
             if card.suit is not lead:
-                self._failed_to_follow.setdefault((seat, lead), (self.round, card))
+                if (seat, lead) not in self._failed_to_follow:
+                    self._failed_to_follow[(seat, lead)] = (self.round, card)
+                    self._failed_sureness[(seat, lead)] = min(event.confidence,
+                                                              self._lead_sureness)
                 if card.suit is trump:
                     said.append(Cut(self.round, seat, card, lead))
         self.plays.append(Play(seat, card))
@@ -188,18 +208,48 @@ class Referee:
         return said
 
     def _cheats_proven_by(self, seat: Seat, card: Card) -> list[Cheat]:
+        """The cheating this play would prove. A proof that rests on an earlier reading below
+        ``accuse_confidence`` proves nothing: a misread card must not turn into an accusation
+        rounds later."""
         cheats: list[Cheat] = []
+        sure = self.accuse_confidence
         if card in self._played:
-            cheats.append(CardAlreadyPlayed(seat, card, self.round, self._played[card]))
+            if self._played_sureness[card] >= sure:
+                cheats.append(CardAlreadyPlayed(seat, card, self.round, self._played[card]))
         elif card == self.trump and seat != self.order.dealer:
-            cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
+            if self._trump_sureness >= sure:
+                cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
         failed = self._failed_to_follow.get((seat, card.suit))
-        if failed is not None:
+        if failed is not None and self._failed_sureness[(seat, card.suit)] >= sure:
             failed_round, failed_card = failed
             cheats.append(
                 RevokeProven(seat, failed_card, failed_round, card.suit, card, self.round)
             )
         return cheats
+
+    def abandon_trick(self, also_seen: tuple[str, ...] = ()) -> list[Announcement]:
+        """The trick in progress was swept away before all its cards were read (a card the
+        camera never read surely): drop it unscored, and let whoever plays next lead.
+        ``also_seen``: plays read but not yet taken, for the announcement. Only the camera
+        referee calls this; a game file never does."""
+        if self.phase is not Phase.PLAYING:
+            raise RefereeStateError("no trick in progress to abandon")
+        said: list[Announcement] = [TrickMissed(self.round, tuple(
+            f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen)]
+        self.missed.append(self.round)
+        self.plays = []
+        self.leader = None
+        self.round += 1
+        if self.round > ROUNDS:
+            said.append(self._game_over())
+        return said
+
+    def _game_over(self) -> GameOver:
+        self.phase = Phase.OVER
+        final = self.final_score()
+        if self.missed and self.cheat is None:
+            return GameIncomplete(final, Outcome.from_score(final), None, tuple(self.missed))
+        return GameOver(final, Outcome.from_score(final), self.cheat)
 
     def _close_trick(self) -> list[Announcement]:
         trick = Trick(tuple(self.plays))
@@ -214,7 +264,5 @@ class Referee:
         self.leader = winner
         self.round += 1
         if self.round > ROUNDS:
-            self.phase = Phase.OVER
-            final = self.final_score()
-            said.append(GameOver(final, Outcome.from_score(final), self.cheat))
+            said.append(self._game_over())
         return said

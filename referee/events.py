@@ -268,3 +268,35 @@ class GameOver(Announcement):
     @property
     def message(self) -> str:
         return f"{self.outcome.verdict}\nScore: {self.score[0]} | {self.score[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickMissed(Announcement):
+    """The cards of round ``round`` were swept away before all four were read: the trick
+    (``seen``: the plays that were read) cannot be scored, and the next card played leads."""
+
+    kind: ClassVar[str] = "trick_missed"
+    round: int
+    seen: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        read = " ".join(self.seen) or "no card"
+        return (f"Round {self.round} was swept away before all its cards were read ({read}): "
+                f"it cannot be scored")
+
+
+@dataclass(frozen=True, slots=True)
+class GameIncomplete(GameOver):
+    """The deal is over but ``missed`` rounds could not be scored: no verdict is given on a
+    score that is not known (a proven cheat still decides the game, as a ``GameOver``)."""
+
+    kind: ClassVar[str] = "game_incomplete"
+    missed: tuple[int, ...] = ()
+
+    @property
+    def message(self) -> str:
+        rounds = ", ".join(str(r) for r in self.missed)
+        return (f"Game over, but round{'s' if len(self.missed) > 1 else ''} {rounds} could not "
+                f"be scored: no verdict.\nScore of the rounds read: {self.score[0]} | "
+                f"{self.score[1]}")

@@ -116,7 +116,9 @@ def start(trump: str = "7D", **kwargs) -> Referee:
 def snapshot(referee: Referee) -> tuple:
     return (referee.phase, referee.round, referee.leader, list(referee.plays),
             list(referee.tricks), dict(referee.points), referee.cheat,
-            dict(referee._played), dict(referee._failed_to_follow))
+            dict(referee._played), dict(referee._failed_to_follow),
+            dict(referee._played_sureness), dict(referee._failed_sureness),
+            referee._lead_sureness)
 
 
 @pytest.mark.parametrize("event, expected", [
@@ -144,6 +146,30 @@ def test_an_accusation_needs_a_surer_reading_than_a_play():
     said = referee.feed(play(2, "5S", 0.995))
     assert [type(a) for a in said] == [RevokeProven]
     assert referee.cheat == said[0]
+
+
+@pytest.mark.parametrize("weak", ["lead", "off-suit card"])
+def test_no_accusation_rests_on_an_earlier_doubtful_reading(weak):
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    lead_conf = 0.9 if weak == "lead" else 0.999
+    off_conf = 0.9 if weak == "off-suit card" else 0.999
+    for seat, card, conf in [(1, "AS", lead_conf), (2, "6H", off_conf), (3, "2S", 0.999),
+                             (4, "3S", 0.999)]:
+        referee.feed(play(seat, card, conf))
+    referee.feed(play(1, "4C", 0.999))
+    # seat 2 now shows a spade, read surely: but it did not follow spades only if the lead
+    # really was a spade and its card really was a heart, and one of those was doubtful
+    assert referee.feed(play(2, "5S", 0.999)) == []
+    assert referee.cheat is None and referee.to_play == Seat(3)
+
+
+def test_a_card_played_twice_needs_both_readings_sure():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    for seat, card, conf in [(1, "AS", 0.85), (2, "2S", 0.999), (3, "3S", 0.999),
+                             (4, "4S", 0.999)]:
+        referee.feed(play(seat, card, conf))
+    assert referee.feed(play(1, "AS", 0.999)) == []  # the first AS may have been a misread
+    assert referee.cheat is None
 
 
 def test_an_ordinary_play_at_moderate_confidence_is_taken():
