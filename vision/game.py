@@ -13,7 +13,10 @@ Phases of a deal:
 
 With a trump given up front (``--trump``) a deal starts in PLAYING. The seat of a play comes
 from the zone it landed in, so a card played out of turn is seen (and turned away) as such. A
-card that cannot be read is never guessed: the referee asks for it to be shown again.
+card that cannot be read is never guessed: the referee asks for it to be shown again, and the
+cards played after it wait for it rather than being called out of turn. A trick swept away
+before all its cards were read is dropped unscored (nobody is judged on it), the next card
+played leads, and the deal ends with the score of the rounds read but no verdict.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from referee.engine import Referee, RefereeStateError
 from referee.events import (
     Announcement,
     CardPlayed,
+    GameIncomplete,
     GameOver,
     TrickWon,
     TrumpDeclared,
@@ -96,6 +100,8 @@ class TableReferee:
         self.tricks_done = 0
         self.phase = Phase.WAIT_TRUMP
         self._pending: list[Announcement] = []
+        self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
+        self._unread: frozenset[Seat] = frozenset()
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -109,8 +115,10 @@ class TableReferee:
         return said
 
     def on_events(self, events: list[TrackEvent], frame: int, time_s: float,
-                  holding: dict[Seat, str]) -> list[Said]:
-        """Feed one frame's tracker events; ``holding`` is what each zone holds now."""
+                  holding: dict[Seat, str], unread: frozenset[Seat] = frozenset()) -> list[Said]:
+        """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
+        the zones where a card lies that could not be read (yet)."""
+        self._unread = unread
         out: list[Announcement] = []
         for event in events:
             if isinstance(event, CardLanded):
@@ -120,6 +128,11 @@ class TableReferee:
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
+        trick = [(p.seat, str(p.card)) for p in self.referee.plays] \
+            + [(e.seat, str(c)) for e, c in self._waiting]
+        if self.phase is Phase.PLAYING and trick and not any(holding.get(seat) == card
+                                                             for seat, card in trick):
+            out += self._abandon()  # swept away before all four cards were read
         if self.phase is Phase.SWEEP and not holding:
             self.phase = Phase.PLAYING
         if self.phase is Phase.DEAL_OVER and not holding:
@@ -158,6 +171,31 @@ class TableReferee:
         return any(p.seat == seat and p.card == card for p in recent)
 
     def _play(self, event: CardLanded, card: Card) -> list[Announcement]:
+        to_play = self.referee.to_play
+        if to_play is not None and event.seat != to_play and to_play in self._unread:
+            # The player whose turn it is has put down a card we cannot read yet: this card
+            # is not out of turn, it is early. It waits; nobody is accused on our doubt.
+            self._waiting.append((event, card))
+            return []
+        said = self._feed_play(event, card)
+        if self._waiting:
+            said += self._play_waiting()
+        return said
+
+    def _play_waiting(self) -> list[Announcement]:
+        """Plays that waited for an unread card (now read), in the order they landed, while
+        each is its seat's turn. The rest wait on: for another unread card, or for the sweep
+        (then the trick is dropped, see ``_abandon``)."""
+        said: list[Announcement] = []
+        while self._waiting:
+            event, card = self._waiting[0]
+            if event.seat != self.referee.to_play:
+                break
+            self._waiting.pop(0)
+            said += self._feed_play(event, card)
+        return said
+
+    def _feed_play(self, event: CardLanded, card: Card) -> list[Announcement]:
         before = (len(self.referee.tricks), len(self.referee.plays))
         try:
             said = self.referee.feed(CardPlayed(event.seat, card, event.confidence))
@@ -171,8 +209,20 @@ class TableReferee:
                 self.phase = Phase.SWEEP
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
-                scored = self.match.record(a)
-                said = said + [scored]
+                if not isinstance(a, GameIncomplete):  # an unknown score counts for nobody
+                    said = said + [self.match.record(a)]
+        return said
+
+    def _abandon(self) -> list[Announcement]:
+        """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
+        next card played leads, and the deal ends without a verdict on its score."""
+        waiting = tuple(f"{e.seat.number}:{c}" for e, c in self._waiting)
+        self._waiting = []
+        said = self.referee.abandon_trick(waiting)
+        self.tricks_done += 1
+        for a in said:
+            if isinstance(a, GameOver):
+                self.phase = Phase.DEAL_OVER
         return said
 
     def _cleared(self, event: ZoneCleared) -> None:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from referee.events import GameOver
+
 PROG = "sueca-referee"
 
 
@@ -120,7 +122,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     if result is not None and result.frames and not result.calibrated_frames:
         print(f"{PROG} {command}: the table's markers were never found; give "
               "--calibration FILE (see 'sueca-referee calibrate')", file=sys.stderr)
-    over = [s for s in (result.said if result else []) if s.announcement.kind == "game_over"]
+    over = [s for s in (result.said if result else []) if isinstance(s.announcement, GameOver)]
     if over:
         print("\n".join(over[-1].announcement.message.splitlines()))
     else:

@@ -115,7 +115,9 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
             from referee.seats import Seat
 
             holding = {Seat(int(k)): v for k, v in record["holding"].items()}
-            said = table.on_events(events, int(record["frame"]), float(record["time"]), holding)
+            unread = frozenset(Seat(int(n)) for n in record.get("unread", []))
+            said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
+                                   unread)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {n}: {error}") from None
         count += len(said)
@@ -154,13 +156,14 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         events = tracker.update(detections, frame.index, plan.seats)
         said_now = []
         if frame.index > skip_until and events:
-            holding = tracker.holding()
-            said_now = table.on_events(events, frame.index, frame.time_s, holding)
+            holding, unread = tracker.holding(), tracker.unread()
+            said_now = table.on_events(events, frame.index, frame.time_s, holding, unread)
             if log is not None:
                 log.write({"record": "track", "frame": frame.index,
                            "time": round(frame.time_s, 3),
                            "events": [track_event_to_dict(e) for e in events],
-                           "holding": {str(s.number): c for s, c in holding.items()}})
+                           "holding": {str(s.number): c for s, c in holding.items()},
+                           "unread": sorted(s.number for s in unread)})
             for said in said_now:
                 _log_said(log, said)
             result.landings += [e for e in events if isinstance(e, CardLanded)]

@@ -87,6 +87,10 @@ def spoken(item: Said, lang: str) -> str | None:
         return f"Renúncia! O jogador {data['seat']} não assistiu ao naipe"
     if isinstance(a, Cheat):
         return "Batota!"
+    if a.kind == "game_incomplete":
+        return "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto"
+    if a.kind == "trick_missed":
+        return f"A vaza {data['round']} foi recolhida sem ser toda lida: não conta"
     if isinstance(a, GameOver):
         score = data["score"]
         outcome = data["outcome"]

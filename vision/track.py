@@ -73,6 +73,12 @@ class ZoneTracker:
         self.unclear = 0
         self.said_unclear = False
 
+    @property
+    def unread(self) -> bool:
+        """A card lies in the zone (as last seen) but has not landed: unsure, hidden or new."""
+        last = self.recent[-1] if self.recent else None
+        return last is not None and self.holds is None
+
     def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
         self.recent.append(seen)
         events: list[TrackEvent] = []
@@ -170,6 +176,10 @@ class Tracker:
 
     def holding(self) -> dict[Seat, str]:
         return {seat: z.holds for seat, z in self.zones.items() if z.holds is not None}
+
+    def unread(self) -> frozenset[Seat]:
+        """Zones where a card lies that has not (yet) landed."""
+        return frozenset(seat for seat, z in self.zones.items() if z.unread)
 
 
 def _best_in_zone(detections: CardDetections, seat: Seat) -> _Seen | None:

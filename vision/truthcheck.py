@@ -11,6 +11,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.events import GameOver
+
 from .game import Said
 from .track import CardLanded
 
@@ -103,7 +105,7 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     if verdict is not None:
         result.verdict_expected = [line for line in verdict.get("lines", [])
                                    if line.startswith(("Pair", "The game resulted", "Score"))]
-    over = [s for s in said if s.announcement.kind == "game_over"]
+    over = [s for s in said if isinstance(s.announcement, GameOver)]
     if over:
         result.verdict_said = over[-1].announcement.message.splitlines()
     return result

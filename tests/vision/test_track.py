@@ -106,7 +106,8 @@ def referee_over(script, trump=None):
     said = [s.announcement for s in table.start()]
     for n, cards in enumerate(script):
         events = tracker.update(frame_of(cards), n)
-        said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding())]
+        said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
+                                                         tracker.unread())]
     return table, said
 
 
@@ -123,7 +124,8 @@ def test_trump_then_a_trick_then_the_sweep():
 def test_out_of_turn_play_is_turned_away_and_then_played_properly():
     script = play_script(2, "7D", [[(1, "AH"), (3, "5H")]])
     _, said = referee_over(script)
-    assert [a.kind for a in said] == ["trump", "out_of_turn"]
+    # the trick is then swept away with only AH taken: it cannot be scored
+    assert [a.kind for a in said] == ["trump", "out_of_turn", "trick_missed"]
 
 
 def test_given_trump_skips_waiting_and_unclear_cards_are_asked_again():
@@ -149,3 +151,38 @@ def test_zones_left_out_of_a_frame_wait_instead_of_counting_it():
     # the same empty frames with the zone included do clear it
     events = [e for n in range(35, 50) for e in tracker.update(frame_of({}), n)]
     assert [type(e).__name__ for e in events] == ["ZoneCleared"]
+
+
+def test_plays_after_an_unreadable_card_wait_for_it_instead_of_being_out_of_turn():
+    lead = {1: ("AH", 0.6, True)}  # seat 1 leads a card the classifier is unsure of
+    script = [lead] * 8 + [{**lead, 2: ("2D", 0.99, True)}] * 8 \
+        + [{1: ("AH", 0.99, True), 2: ("2D", 0.99, True)}] * 8  # shown again, read
+    table, said = referee_over(script, trump=Card.parse("7D"))
+    assert "out_of_turn" not in [a.kind for a in said]
+    assert [(e.seat.number, e.card) for e in table.taken] == [(1, "AH"), (2, "2D")]
+    assert [a.kind for a in said] == ["trump", "cut"]
+
+
+def test_an_unreadable_card_taken_back_leaves_the_waiting_play_waiting():
+    script = [{1: ("AH", 0.6, True)}] * 8 + [{1: ("AH", 0.6, True), 2: ("2D", 0.99, True)}] * 8 \
+        + [{2: ("2D", 0.99, True)}] * 12 + [{2: ("2D", 0.99, True), 3: ("5H", 0.99, True)}] * 6
+    table, said = referee_over(script, trump=Card.parse("7D"))
+    # seat 1 may yet put its card back, so seat 2's card waits; seat 3 plays while seat 1's
+    # zone is empty, which is out of turn
+    assert [a.kind for a in said] == ["trump", "out_of_turn"] and table.taken == []
+    assert [(e.seat.number, str(c)) for e, c in table._waiting] == [(2, "2D")]
+
+
+def test_a_trick_swept_with_a_card_never_read_is_dropped_and_play_goes_on_in_step():
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
+                                   [(2, "AC"), (3, "3C"), (4, "4C"), (1, "KC")]])
+    # seat 3's 5H is never read surely
+    script = [{s: (("5H", 0.6, True) if s == 3 and entry[0] == "5H" else entry)
+               for s, entry in cards.items()} for cards in script]
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump", "cut", "card_unclear", "trick_missed", "trick_won"], kinds
+    missed = said[3]
+    assert missed.round == 1 and missed.seen == ("1:AH", "2:2D", "4:2H")
+    assert said[4].round == 2 and said[4].seat == Seat(2)
+    assert table.referee.score == (0, 15) and table.tricks_done == 2

@@ -23,6 +23,7 @@ import numpy as np
 from referee.cards import Card, Rank, Suit
 
 from .faces import BACK, StudioError, build_faces, cache_dir, designs_in, load_catalogue
+from .objects import SKIN_TONES
 
 TINY = "tiny"
 
@@ -193,6 +194,7 @@ class RandomFaces(TinyFaces):
         self.paper = tuple(int(v) for v in rng.integers(225, 256, 3))
         self.court_seed = int(rng.integers(2 ** 31))
         self.big_index = bool(rng.random() < 0.15)  # a "jumbo index" deck
+        self.court_style = str(rng.choice(["shapes", "letter", "figure"], p=[0.5, 0.25, 0.25]))
 
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
@@ -219,21 +221,49 @@ class RandomFaces(TinyFaces):
                      colour)
 
     def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
+        """A panel in one of the design's court styles: coloured shapes, the rank's letter drawn
+        large, or a crude double-headed figure. Nothing spills out of the panel onto the index."""
         w, h = self.width, self.height
         rng = np.random.default_rng([self.court_seed, card.rank.strength, len(card.suit.value)])
         x0, y0, x1, y1 = int(w * 0.2), int(h * 0.15), int(w * 0.8), int(h * 0.85)
-        cv2.rectangle(image, (x0, y0), (x1, y1), (*(int(v) for v in rng.integers(0, 256, 3)),
+        panel = image.copy()
+        cv2.rectangle(panel, (x0, y0), (x1, y1), (*(int(v) for v in rng.integers(0, 256, 3)),
                                                   255), -1)
-        for _ in range(int(rng.integers(6, 16))):  # robes, crowns, faces: coloured shapes
-            colour = (*(int(v) for v in rng.integers(0, 256, 3)), 255)
-            cx, cy = int(rng.integers(x0, x1)), int(rng.integers(y0, y1))
-            if rng.random() < 0.5:
-                cv2.circle(image, (cx, cy), int(rng.integers(3, w // 6)), colour, -1,
-                           cv2.LINE_AA)
-            else:
-                cv2.rectangle(image, (cx, cy), (min(x1, cx + int(rng.integers(4, w // 3))),
-                                                min(y1, cy + int(rng.integers(4, h // 4)))),
-                              colour, -1)
+        style = self.court_style
+        if style == "letter":
+            text = self.letters.get(card.rank, card.rank.symbol)
+            scale = (x1 - x0) / 30
+            thick = max(2, int(scale * rng.uniform(1.5, 3)))
+            (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+            cv2.putText(panel, text, ((x0 + x1 - tw) // 2, (y0 + y1 + th) // 2), font, scale,
+                        (*ink, 255), thick, cv2.LINE_AA)
+        elif style == "figure":
+            robe = (*(int(v) for v in rng.integers(0, 256, 3)), 255)
+            skin = (*SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], 255)
+            cx, mid = (x0 + x1) // 2, (y0 + y1) // 2
+            for flip in (1, -1):  # the top half and its mirror
+                head = (cx, mid - flip * int((y1 - y0) * 0.3))
+                body = np.array([(cx - w * 0.2, mid), (cx + w * 0.2, mid),
+                                 (cx + w * 0.1, mid - flip * (y1 - y0) * 0.2),
+                                 (cx - w * 0.1, mid - flip * (y1 - y0) * 0.2)], np.int32)
+                cv2.fillPoly(panel, [body], robe, cv2.LINE_AA)
+                cv2.circle(panel, head, int(w * 0.09), skin, -1, cv2.LINE_AA)
+                if card.rank is not Rank.JACK:  # a crown
+                    cv2.rectangle(panel, (head[0] - int(w * 0.08), head[1] - flip * int(w * 0.16)),
+                                  (head[0] + int(w * 0.08), head[1] - flip * int(w * 0.08)),
+                                  (0, 190, 230, 255), -1)
+        else:
+            for _ in range(int(rng.integers(6, 16))):  # robes, crowns, faces: coloured shapes
+                colour = (*(int(v) for v in rng.integers(0, 256, 3)), 255)
+                cx, cy = int(rng.integers(x0, x1)), int(rng.integers(y0, y1))
+                if rng.random() < 0.5:
+                    cv2.circle(panel, (cx, cy), int(rng.integers(3, w // 6)), colour, -1,
+                               cv2.LINE_AA)
+                else:
+                    cv2.rectangle(panel, (cx, cy), (min(x1, cx + int(rng.integers(4, w // 3))),
+                                                    min(y1, cy + int(rng.integers(4, h // 4)))),
+                                  colour, -1)
+        image[y0:y1 + 1, x0:x1 + 1] = panel[y0:y1 + 1, x0:x1 + 1]
         cv2.rectangle(image, (x0, y0), (x1, y1), (*ink, 255), max(1, w // 80))
         if rng.random() < 0.5:
             _suit_symbol(image, card.suit, (int(w * 0.32), int(h * 0.25)), w * 0.14,

@@ -22,7 +22,7 @@ import numpy as np
 from . import run_training, training_parser
 from ..cardclasses import CLASSES, CROP_SIZE
 
-RANDOM_DESIGNS = 24
+RANDOM_DESIGNS = 48
 
 
 def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
@@ -60,6 +60,13 @@ def make_crops(split: str, per_class: int, seed: int, workers: int,
 
 
 CORNER = (0.3, 0.3)  # the index corner: this share of the crop's width and height
+
+
+def _mixed_crops(split: str, per_class: int, seed: int,
+                 workers: int) -> tuple[np.ndarray, np.ndarray]:
+    hard = make_crops(split, (per_class + 1) // 2, seed, workers, hard=True)
+    normal = make_crops(split, per_class // 2, seed + 50, workers, hard=False)
+    return np.concatenate([hard[0], normal[0]]), np.concatenate([hard[1], normal[1]])
 
 
 def build_model(classes: int = len(CLASSES)):
@@ -178,9 +185,14 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     workers = args.workers
     print(f"making crops ({args.per_class} a class from the train designs)...", file=sys.stderr)
     x_train, y_train = make_crops("train", args.per_class, args.seed, workers)
-    x_val, y_val = make_crops("val", args.val_per_class, args.seed + 1, workers)
-    x_test, y_test = make_crops("test", args.val_per_class, args.seed + 2, workers)
+    # validation and test crops: half under the hardest settings, half under normal ones, so
+    # that the fitted temperature suits what the camera usually sees, not only the worst case
+    x_val, y_val = _mixed_crops("val", args.val_per_class, args.seed + 1, workers)
+    x_test, y_test = _mixed_crops("test", args.val_per_class, args.seed + 2, workers)
     model = build_model()
+    if args.init:  # carry on from an earlier run's weights
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        print(f"starting from {args.init}", file=sys.stderr)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(x_train) / args.batch))
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
@@ -275,6 +287,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
         "trained_on": {"designs": [d.name for d in designs_in("train")]
                        + ["tiny-0", "tiny-1", "tiny-2", f"random-1000..{999 + RANDOM_DESIGNS}"],
                        "crops_per_class": args.per_class, "data_seed": args.seed,
+                       "started_from": args.init or "random weights",
                        "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr},
         "validation_designs": [d.name for d in designs_in("val")],
         "test_designs": [d.name for d in designs_in("test")],
@@ -293,4 +306,5 @@ def main(argv: list[str] | None = None) -> int:
     parser = training_parser("classifier", __doc__.splitlines()[0], epochs=14, batch=128)
     parser.add_argument("--per-class", type=int, default=1200)
     parser.add_argument("--val-per-class", type=int, default=80)
+    parser.add_argument("--init", help="start from these weights (a cards.pt of an earlier run)")
     return run_training(parser, argv, train)

@@ -1,0 +1,100 @@
+"""Whole games end to end: render random games with the test designs, referee each clip, and
+count how many the referee gets entirely right.
+
+    .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
+                                         [--brisk] [--workers 2] [--keep DIR]
+
+Every fourth game has a revoke. For each game it prints whether every play, trick winner,
+announcement and the verdict matched the truth log, any false accusation, and the delay from a
+card coming to rest to its announcement; then the totals. Needs the test designs in the face
+cache (built on first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.studio.clip import Timing  # noqa: E402
+
+BRISK = Timing(carry=4, withdraw=3, between=2, trump_shown=8, before_sweep=4, gather=3,
+               pull=5, tail=4)
+
+
+def referee_game(job: tuple[int, bool, tuple[int, int], bool, str]) -> dict:
+    from referee.config import RulesConfig
+    from vision.classify import CardClassifier
+    from vision.detect import CardDetector
+    from vision.game import TableReferee
+    from vision.session import run_session
+    from vision.sources import video_frames
+    from vision.studio.clip import game_from_seed, read_truth, render_clip
+    from vision.studio.facesets import face_sets
+    from vision.table import CalibrationKeeper
+    from vision.track import Tracker
+    from vision.truthcheck import compare_with_truth
+
+    seed, revoke, (width, height), brisk, folder = job
+    designs = face_sets("test", log=lambda m: None)
+    faces = designs[seed % len(designs)]
+    clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
+    render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth, seed=seed,
+                width=width, height=height, timing=BRISK if brisk else Timing(),
+                progress=False)
+    table = TableReferee(RulesConfig())
+    result = run_session(video_frames(clip), CardDetector(threads=1), CardClassifier(threads=1),
+                         CalibrationKeeper(), Tracker(), table, [])
+    comparison = compare_with_truth(read_truth(truth), result.said, table.taken)
+    return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
+            "false": comparison.false_accusations, "delays": comparison.delays,
+            "lines": comparison.lines()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--size", default="960x540")
+    parser.add_argument("--brisk", action="store_true", help="few frames per movement")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--keep", help="keep the clips and truth logs in this folder")
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    from vision.studio.facesets import face_sets
+
+    face_sets("test")  # build the test designs once, before the workers need them
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or tmp
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder)
+                for seed in range(args.first_seed, args.first_seed + args.games)]
+        started = time.monotonic()
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            results = []
+            for r in pool.imap(referee_game, jobs):
+                results.append(r)
+                verdict = "right" if r["right"] else "WRONG"
+                print(f"game {r['seed']:3d} ({r['design']}, revoke {r['revoke']}): {verdict}, "
+                      f"false accusations {r['false']}", flush=True)
+                if not r["right"]:
+                    for line in r["lines"][:6]:
+                        print("    " + line)
+    delays = [d for r in results for d in r["delays"]]
+    print(f"{sum(r['right'] for r in results)} of {len(results)} games refereed entirely right"
+          f" ({sum(r['revoke'] for r in results)} with a revoke); false accusations: "
+          f"{sum(r['false'] for r in results)}; {time.monotonic() - started:.0f} s")
+    if delays:
+        print(f"delay from rest to announcement: median {statistics.median(delays):.0f} frames, "
+              f"worst {max(delays)}")
+
+
+if __name__ == "__main__":
+    main()
