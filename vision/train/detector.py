@@ -21,7 +21,7 @@ import numpy as np
 
 from . import run_training, training_parser
 
-NET_SIZE = (320, 176)  # width, height: a 16:9 picture with its long side 320 (multiples of 8)
+NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
 CORE = 0.55  # a card's core is its outline shrunk to this fraction about its centre
 
 
@@ -42,13 +42,12 @@ def targets(ids: np.ndarray, labels) -> np.ndarray:  # noqa: ANN001
 
 def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     from ..layout import TableLayout
-    from ..studio.facesets import RandomFaces, TinyFaces, face_sets
+    from ..studio.facesets import TinyFaces, face_sets
     from ..studio.randomize import random_picture
     from ..studio.scene import render
 
     seed, start, stop = args
-    faces = face_sets("train", log=lambda m: None) + [TinyFaces(v) for v in range(3)] \
-        + [RandomFaces(2000 + k) for k in range(8)]  # made-up designs: more kinds of card
+    faces = face_sets("train", log=lambda m: None) + [TinyFaces(v) for v in range(3)]
     layout = TableLayout()
     pictures, maps = [], []
     for i in range(start, stop):
@@ -77,17 +76,13 @@ def make_pictures(count: int, seed: int, workers: int) -> tuple[np.ndarray, np.n
 
 def build_model(channels: tuple[int, int, int, int] = (8, 16, 32, 48)):
     """A small U-Net: three halvings, a thin decoder, two sigmoid outputs at full size. At
-    320x176 it costs a few milliseconds on one CPU core."""
+    256x144 it costs a few milliseconds on one CPU core."""
     import torch
     from torch import nn
 
     def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
         return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
                              nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
-
-    def merge(cin: int, cout: int) -> nn.Sequential:
-        return nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout),
-                             nn.ReLU(inplace=True))
 
     a, b, c, d = channels
 
@@ -98,11 +93,9 @@ def build_model(channels: tuple[int, int, int, int] = (8, 16, 32, 48)):
             self.e1 = nn.Sequential(conv(a, b, 2), conv(b, b))
             self.e2 = nn.Sequential(conv(b, c, 2), conv(c, c))
             self.e3 = nn.Sequential(conv(c, d, 2), conv(d, d), conv(d, d))
-            # the decoder merges each level with a 1x1 convolution before its 3x3 one: half
-            # the cost of 3x3 convolutions over the concatenated channels
-            self.d2 = nn.Sequential(merge(d + c, c), conv(c, c))
-            self.d1 = nn.Sequential(merge(c + b, b), conv(b, b))
-            self.d0 = nn.Sequential(merge(b + a, a), conv(a, a), nn.Conv2d(a, 2, 1))
+            self.d2 = conv(d + c, c)
+            self.d1 = conv(c + b, b)
+            self.d0 = nn.Sequential(conv(b + a, a), nn.Conv2d(a, 2, 1))
             self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
 
         def forward(self, x):
@@ -223,7 +216,7 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
                   "layout": "NCHW, height and width multiples of 8"},
         "output": "channel 0: card probability, channel 1: card-core probability",
         "core": f"outline shrunk to {CORE} about its centre",
-        "trained_on": {"designs": "train split + tiny-0..2 + random-2000..2007", "pictures": args.pictures,
+        "trained_on": {"designs": "train split + tiny-0..2", "pictures": args.pictures,
                        "data_seed": args.seed, "epochs": args.epochs, "crop": args.crop},
         "validation_iou": {"card": round(iou[0], 4), "core": round(iou[1], 4)},
         "trained": date.today().isoformat(),
