@@ -95,6 +95,7 @@ class Referee:
         self.round = 1
         self.leader: Seat | None = order.first_leader
         self.missed: list[int] = []  # rounds swept away unread (see ``abandon_trick``)
+        self._uncertain_leads = False
         self.plays: list[Play] = []  # the trick in progress
         self.tricks: list[Trick] = []
         self.points = {Pair.A: 0, Pair.B: 0}
@@ -198,8 +199,8 @@ class Referee:
             if card.suit is not lead:
                 if (seat, lead) not in self._failed_to_follow:
                     self._failed_to_follow[(seat, lead)] = (self.round, card)
-                    self._failed_sureness[(seat, lead)] = min(event.confidence,
-                                                              self._lead_sureness)
+                    self._failed_sureness[(seat, lead)] = 0.0 if self._uncertain_leads \
+                        else min(event.confidence, self._lead_sureness)
                 if card.suit is trump:
                     said.append(Cut(self.round, seat, card, lead))
         self.plays.append(Play(seat, card))
@@ -237,6 +238,10 @@ class Referee:
         said: list[Announcement] = [TrickMissed(self.round, tuple(
             f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen)]
         self.missed.append(self.round)
+        # Who won it is unknown, so whoever plays next is taken to lead, and that may be wrong
+        # (the true lead may be the next card missed): from here on, a failure to follow is
+        # no evidence of a revoke.
+        self._uncertain_leads = True
         self.plays = []
         self.leader = None
         self.round += 1

@@ -1,12 +1,21 @@
 """Whole games, end to end: the studio renders a random game as a clip, the referee watches it,
 and every play, trick, announcement and verdict is checked against the truth log.
 
-The clips are small (640x360) and brisk (few frames per movement) to keep the suite quick, and
-drawn with the procedural faces so that no download is needed. Five of the games have a revoke;
-none may end with a false accusation.
+Twenty random games (every fourth with a revoke: five in all), drawn with the *test* designs
+(which neither model ever trained on) under each game's own random studio settings: table,
+light, camera. The clips are 960x540 and brisk (few frames per movement) to keep the suite
+quick. The test designs are fetched from Debian into the face cache the first time (as
+``make samples`` does); where that is impossible the games are skipped, saying why.
+
+Each game is refereed once; two tests read the result:
+- nobody is ever accused of cheating they did not do (must hold for every game);
+- the whole game is refereed exactly as the truth says (expected to fail for some games
+  until issue 4's readers are good enough: a strict xfail would hide the ones that pass).
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import pytest
 
@@ -17,48 +26,69 @@ from vision.game import TableReferee
 from vision.session import run_session
 from vision.sources import video_frames
 from vision.studio.clip import Timing, game_from_seed, read_truth, render_clip
-from vision.studio.facesets import TinyFaces
+from vision.studio.faces import StudioError
+from vision.studio.facesets import face_sets
 from vision.table import CalibrationKeeper
 from vision.track import Tracker
 from vision.truthcheck import compare_with_truth
 
 BRISK = Timing(carry=4, withdraw=3, between=2, trump_shown=8, before_sweep=4, gather=3,
                pull=5, tail=4)
+SIZE = (960, 540)
 GAMES = [(seed, seed % 4 == 0) for seed in range(1, 21)]  # 5 with a revoke
 
 
-@pytest.fixture(scope="module")
-def stages():
+@cache
+def _test_designs():
+    try:
+        return face_sets("test", log=lambda m: None)
+    except StudioError as error:
+        return str(error)
+
+
+@cache
+def _stages():
     return CardDetector(threads=1), CardClassifier(threads=1)
 
 
-def referee_clip(tmp_path, stages, seed: int, revoke: bool):
-    game = game_from_seed(seed, revoke=revoke)
-    clip, truth_path = tmp_path / "game.mp4", tmp_path / "game.jsonl"
-    render_clip(game, TinyFaces(seed % 3), clip, truth_path, seed=seed, width=640, height=360,
-                timing=BRISK, progress=False)
-    detector, classifier = stages
+@cache
+def refereed(seed: int, revoke: bool, folder: str):
+    """Render game ``seed`` and referee it: (session result, comparison with the truth)."""
+    from pathlib import Path
+
+    designs = _test_designs()
+    if isinstance(designs, str):
+        pytest.skip(f"the test designs are not available: {designs}")
+    faces = designs[seed % len(designs)]
+    clip, truth_path = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
+    render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path, seed=seed,
+                width=SIZE[0], height=SIZE[1], timing=BRISK, progress=False)
+    detector, classifier = _stages()
     table = TableReferee(RulesConfig())
     result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
                          Tracker(), table, [])
-    comparison = compare_with_truth(read_truth(truth_path), result.said, table.taken)
-    return result, comparison
+    clip.unlink()  # the truth log is small; the clip is not needed again
+    return result, compare_with_truth(read_truth(truth_path), result.said, table.taken)
 
 
-@pytest.mark.parametrize("seed,revoke", [(2, False), (4, True)])
-def test_the_referee_never_accuses_on_a_doubtful_reading(tmp_path, stages, seed, revoke):
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("games"))
+
+
+@pytest.mark.parametrize("seed,revoke", GAMES)
+def test_nobody_is_falsely_accused(folder, seed, revoke):
     """Whatever the readers get wrong, nobody is accused of cheating they did not do."""
-    result, comparison = referee_clip(tmp_path, stages, seed, revoke)
+    result, comparison = refereed(seed, revoke, folder)
     assert result.frames > 300 and result.calibrated_frames == result.frames
     assert comparison.false_accusations == 0, comparison.lines()
 
 
-@pytest.mark.xfail(run=False, reason="issues 4 and 5 are open: the first detector and "
-                   "classifier miss and misread too many cards to referee whole games")
+@pytest.mark.xfail(strict=False, reason="issue 4 is open: a card read unsurely or missed "
+                   "leaves a trick unscored, so not every game is refereed whole yet")
 @pytest.mark.parametrize("seed,revoke", GAMES)
-def test_a_random_game_is_refereed_as_the_truth_says(tmp_path, stages, seed, revoke):
-    result, comparison = referee_clip(tmp_path, stages, seed, revoke)
-    assert comparison.false_accusations == 0, comparison.lines()
+def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke):
+    result, comparison = refereed(seed, revoke, folder)
     assert comparison.all_right, comparison.lines()
     if revoke:
         assert any(s.announcement.kind == "revoke" for s in result.said)

@@ -125,6 +125,8 @@ class TableReferee:
                 out += self._landed(event)
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
+                if self._in_open_trick(event.seat, event.card):
+                    out += self._abandon()  # its cards are being swept before all were read
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
@@ -212,6 +214,14 @@ class TableReferee:
                 if not isinstance(a, GameIncomplete):  # an unknown score counts for nobody
                     said = said + [self.match.record(a)]
         return said
+
+    def _in_open_trick(self, seat: Seat, card: str) -> bool:
+        """Whether ``card`` of ``seat`` was played in the trick still in progress (a card is only
+        taken off the table mid-trick when the trick is being swept)."""
+        if self.phase is not Phase.PLAYING:
+            return False
+        return any(p.seat == seat and str(p.card) == card for p in self.referee.plays) or any(
+            e.seat == seat and str(c) == card for e, c in self._waiting)
 
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the

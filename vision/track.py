@@ -58,12 +58,16 @@ class _Seen:
     confidence: float
     centre: tuple[float, float]
     quad: np.ndarray
+    whole: bool = True
 
 
 class ZoneTracker:
     def __init__(self, seat: Seat, window: int, land_frames: int, clear_frames: int,
-                 unclear_frames: int, min_confidence: float, still_px: float) -> None:
+                 unclear_frames: int, min_confidence: float, still_px: float,
+                 replaced_px: float = 20.0) -> None:
         self.seat = seat
+        self.replaced_px = replaced_px
+        self.held_at: tuple[float, float] | None = None  # where the card it holds lay
         self.window, self.land_frames = window, land_frames
         self.clear_frames, self.unclear_frames = clear_frames, unclear_frames
         self.min_confidence, self.still_px = min_confidence, still_px
@@ -72,6 +76,18 @@ class ZoneTracker:
         self.absent = 0
         self.unclear = 0
         self.said_unclear = False
+
+    def _replaced(self) -> bool:
+        last = list(self.recent)[-self.land_frames:]
+        if len(last) < self.land_frames or self.held_at is None or any(
+                s is None or not s.whole for s in last):
+            return False
+        centres = np.array([s.centre for s in last])
+        if float(np.ptp(centres, axis=0).max()) > self.still_px:
+            return False  # still moving
+        if any(s.card == self.holds and s.confidence >= self.min_confidence for s in last):
+            return False  # the same card, nudged
+        return float(np.hypot(*(centres.mean(axis=0) - self.held_at))) > self.replaced_px
 
     @property
     def unread(self) -> bool:
@@ -88,9 +104,18 @@ class ZoneTracker:
             self.said_unclear = False
             if self.holds is not None and self.absent >= self.clear_frames:
                 events.append(ZoneCleared(self.seat, self.holds, frame))
-                self.holds = None
+                self.holds = self.held_at = None
             return events
         self.absent = 0
+        if self.holds is not None and self._replaced():
+            # another card lies still elsewhere in the zone, and it is not the one held: the
+            # held card was taken away (a sweep and the next lead can follow each other
+            # faster than clear_frames), even if the new card cannot be read yet
+            events.append(ZoneCleared(self.seat, self.holds, frame))
+            self.holds = self.held_at = None
+        if seen.card is not None and seen.card == self.holds \
+                and seen.confidence >= self.min_confidence:
+            self.held_at = seen.centre  # the held card, perhaps nudged: follow it
         sure = [s for s in self.recent if s is not None and s.card is not None
                 and s.confidence >= self.min_confidence]
         if sure:
@@ -105,6 +130,8 @@ class ZoneTracker:
                 if self.holds is not None:
                     events.append(ZoneCleared(self.seat, self.holds, frame))
                 self.holds = card
+                self.held_at = tuple(np.mean(centres, axis=0)) if len(agreeing) > 1 \
+                    else agreeing[0].centre
                 self.unclear = 0
                 self.said_unclear = False
                 confidence = float(np.median([s.confidence for s in agreeing]))
@@ -129,7 +156,9 @@ class TrackerSettings:
     ``clear_frames``: frames with no card before a zone counts as cleared (more: hands over
     cards never clear them, sweeps are seen later). ``unclear_frames``: frames a card must sit
     unread before the referee asks for it again. ``min_confidence``: readings below it do not
-    count. ``still_px``: how far a card's centre may wander and still be still."""
+    count. ``still_px``: how far a card's centre may wander and still be still.
+    ``replaced_px``: a whole card lying still this far from where the held card lay (and not
+    read as it) means the held card was taken away, even before ``clear_frames`` pass."""
 
     window: int = 5
     land_frames: int = 3
@@ -137,6 +166,7 @@ class TrackerSettings:
     unclear_frames: int = 20
     min_confidence: float = 0.9
     still_px: float = 6.0
+    replaced_px: float = 20.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.land_frames <= self.window:
@@ -145,8 +175,8 @@ class TrackerSettings:
             raise ValueError("clear_frames and unclear_frames must be at least 1")
         if not 0 <= self.min_confidence <= 1:
             raise ValueError("min_confidence must lie in [0, 1]")
-        if self.still_px <= 0:
-            raise ValueError("still_px must be positive")
+        if self.still_px <= 0 or self.replaced_px <= 0:
+            raise ValueError("still_px and replaced_px must be positive")
 
 
 @dataclass
@@ -159,7 +189,8 @@ class Tracker:
     def __post_init__(self) -> None:
         s = self.settings
         self.zones = {seat: ZoneTracker(seat, s.window, s.land_frames, s.clear_frames,
-                                        s.unclear_frames, s.min_confidence, s.still_px)
+                                        s.unclear_frames, s.min_confidence, s.still_px,
+                                        s.replaced_px)
                       for seat in SEATS}
 
     def update(self, detections: CardDetections, frame: int,
@@ -190,7 +221,8 @@ def _best_in_zone(detections: CardDetections, seat: Seat) -> _Seen | None:
         card = detections.cards[i] if detections.whole[i] else None
         confidence = float(detections.confidence[i]) if card is not None else 0.0
         quad = detections.quads[i]
-        seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad)
+        seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad,
+                     bool(detections.whole[i]))
         if best is None or (seen.card is not None, seen.confidence) > (best.card is not None,
                                                                        best.confidence):
             best = seen

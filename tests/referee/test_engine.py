@@ -249,3 +249,29 @@ def test_cuts(cards, cuts):
     for seat, card in zip(range(1, 5), cards):
         said += referee.feed(play(seat, card))
     assert [(c.seat.number, str(c.card)) for c in said if isinstance(c, Cut)] == cuts
+
+
+def test_after_a_missed_trick_the_next_card_leads_and_proves_no_revoke():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    referee.feed(play(1, "AS"))
+    referee.feed(play(2, "2S"))
+    said = referee.abandon_trick()
+    assert [a.kind for a in said] == ["trick_missed"] and said[0].seen == ("1:AS", "2:2S")
+    assert referee.to_play is None and referee.round == 2
+    # seat 3 plays first: it leads; seat 4 does not follow (the true lead may have been missed)
+    assert referee.feed(play(3, "3C")) == [] and referee.to_play == Seat(4)
+    referee.feed(play(4, "4H"))
+    referee.feed(play(1, "5C"))
+    referee.feed(play(2, "6C"))
+    # seat 4 later shows a club: no proof, since round 2's lead was a guess
+    referee.feed(play(2, "QC"))  # seat 2 won round 2 with 6C and leads
+    referee.feed(play(3, "2C"))
+    assert referee.feed(play(4, "KC")) == [] and referee.cheat is None
+
+
+def test_a_deal_with_a_missed_trick_ends_without_a_verdict():
+    referee = start()
+    for _ in range(10):
+        said = referee.abandon_trick()
+    assert referee.is_over and said[-1].kind == "game_incomplete"
+    assert "no verdict" in said[-1].message and said[-1].missed == tuple(range(1, 11))

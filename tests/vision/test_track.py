@@ -186,3 +186,25 @@ def test_a_trick_swept_with_a_card_never_read_is_dropped_and_play_goes_on_in_ste
     assert missed.round == 1 and missed.seen == ("1:AH", "2:2D", "4:2H")
     assert said[4].round == 2 and said[4].seat == Seat(2)
     assert table.referee.score == (0, 15) and table.tricks_done == 2
+
+
+def test_a_new_card_put_where_another_lay_clears_it_before_clear_frames():
+    script = [{1: ("AH", 0.99, True)}] * 6 + [{1: (None, 0.0, False)}] * 2 \
+        + [{1: ("KC", 0.5, True, (0, 40))}] * 4  # swept and replaced by an unreadable card
+    events = run(script)
+    assert [(type(e).__name__, getattr(e, "card", None)) for _, e in events] == [
+        ("CardLanded", "AH"), ("ZoneCleared", "AH")]
+
+
+def test_a_nudged_card_read_as_itself_stays_held():
+    script = [{1: ("AH", 0.99, True)}] * 6 + [{1: ("AH", 0.99, True, (0, 40))}] * 4 \
+        + [{1: ("AH", 0.5, True, (0, 40))}] * 6
+    assert [type(e).__name__ for _, e in run(script)] == ["CardLanded"]
+
+
+def test_a_played_card_taken_away_mid_trick_ends_the_trick_unscored():
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D")]])[:-12]
+    script += [{2: ("2D", 0.995, True)}] * 12  # seat 1 picks its card up again
+    table, said = referee_over(script)
+    assert [a.kind for a in said] == ["trump", "cut", "trick_missed"]
+    assert table.referee.plays == [] and table.referee.missed == [1]
