@@ -48,7 +48,7 @@ class Comparison:
         delay = (f", delay from rest to announcement: median {statistics.median(self.delays):.0f}"
                  f" frames, worst {max(self.delays)}") if self.delays else ""
         out = [f"truth: plays {self.plays_right}/{self.plays_expected} right"
-               f" ({self.plays_missing} missed, {self.plays_extra} extra){delay}",
+               f" ({self.plays_missing} missed, {self.plays_extra} misread){delay}",
                f"truth: tricks {self.tricks_right}/{self.tricks_expected} with the right winner;"
                f" announcements {self.announcements_matched}/{self.announcements_expected};"
                f" false accusations {self.false_accusations}",
@@ -67,25 +67,33 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     result = Comparison()
     rests = [r for r in truth if r.get("event") == "card_rest"]
     result.plays_expected = len(rests)
-    for n, rest in enumerate(rests):
-        if n >= len(taken):
-            result.plays_missing += 1
-            result.problems.append(f"play {n + 1} ({rest['seat']}:{rest['card']}) never seen")
+    # Each play taken is matched with the truth's play of the same seat and card (one missed
+    # play must not make every later one count as wrong); what is left over on either side
+    # was misread or never seen.
+    unmatched = list(range(len(rests)))
+    for landing in taken:
+        match = next((i for i in unmatched if rests[i]["seat"] == landing.seat.number
+                      and rests[i]["card"] == landing.card), None)
+        if match is None:
+            result.plays_extra += 1
+            result.problems.append(f"took {landing.seat.number}:{landing.card} (frame "
+                                   f"{landing.frame}), which was never played")
             continue
-        landing = taken[n]
-        if landing.seat.number == rest["seat"] and landing.card == rest["card"]:
-            result.plays_right += 1
-            result.delays.append(landing.frame - int(rest["frame"]))
-        else:
-            result.problems.append(f"play {n + 1}: expected {rest['seat']}:{rest['card']}, "
-                                   f"took {landing.seat.number}:{landing.card}")
-    result.plays_extra = max(0, len(taken) - len(rests))
-    expected_wins = [r for r in truth if r.get("event") == "announce"
-                     and r.get("kind") == "trick_won"]
-    said_wins = [s.announcement.to_dict() for s in said if s.announcement.kind == "trick_won"]
+        unmatched.remove(match)
+        result.plays_right += 1
+        result.delays.append(landing.frame - int(rests[match]["frame"]))
+    result.plays_missing = len(unmatched)
+    for i in unmatched:
+        result.problems.append(f"round {rests[i]['round']}: {rests[i]['seat']}:"
+                               f"{rests[i]['card']} (frame {rests[i]['frame']}) never taken")
+    expected_wins = {r["round"]: r for r in truth if r.get("event") == "announce"
+                     and r.get("kind") == "trick_won"}
+    said_wins = {a["round"]: a for a in (s.announcement.to_dict() for s in said)
+                 if a["kind"] == "trick_won"}
     result.tricks_expected = len(expected_wins)
-    result.tricks_right = sum(1 for a, b in zip(expected_wins, said_wins)
-                              if a["seat"] == b["seat"] and a["points"] == b["points"])
+    result.tricks_right = sum(1 for n, a in expected_wins.items() if n in said_wins
+                              and said_wins[n]["seat"] == a["seat"]
+                              and said_wins[n]["points"] == a["points"])
     expected = [(r["kind"], r["message"]) for r in truth if r.get("event") == "announce"]
     got = [(s.announcement.kind, s.announcement.message) for s in said]
     result.announcements_expected = len(expected)

@@ -1,0 +1,40 @@
+"""Comparing a refereeing run with a studio truth log."""
+
+from __future__ import annotations
+
+from referee.seats import Seat
+from vision.track import CardLanded
+from vision.truthcheck import compare_with_truth
+
+PLAYS = [(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H"), (2, "AC"), (3, "3C"), (4, "4C"), (1, "KC")]
+
+
+def truth_log() -> list[dict]:
+    log = [{"event": "card_rest", "frame": 10 * n, "round": 1 + n // 4, "seat": seat,
+            "card": card} for n, (seat, card) in enumerate(PLAYS)]
+    log += [{"event": "announce", "kind": "trick_won", "round": 1, "seat": 2, "points": 11,
+             "message": "r1"},
+            {"event": "announce", "kind": "trick_won", "round": 2, "seat": 2, "points": 15,
+             "message": "r2"}]
+    return log
+
+
+def landing(n: int, card: str | None = None) -> CardLanded:
+    seat, truth_card = PLAYS[n]
+    return CardLanded(Seat(seat), card or truth_card, 0.99, 10 * n + 4, ())
+
+
+def test_one_missed_play_does_not_make_the_later_ones_wrong():
+    taken = [landing(n) for n in range(len(PLAYS)) if n != 1]
+    comparison = compare_with_truth(truth_log(), [], taken)
+    assert (comparison.plays_right, comparison.plays_missing, comparison.plays_extra) == \
+        (7, 1, 0)
+    assert comparison.delays == [4] * 7 and not comparison.all_right
+
+
+def test_a_misread_play_counts_as_misread_and_its_true_card_as_missed():
+    taken = [landing(n, "3H" if n == 2 else None) for n in range(len(PLAYS))]
+    comparison = compare_with_truth(truth_log(), [], taken)
+    assert (comparison.plays_right, comparison.plays_missing, comparison.plays_extra) == \
+        (7, 1, 1)
+    assert any("3:3H" in p and "never played" in p for p in comparison.problems)
