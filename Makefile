@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test samples model clean help
 
 help:
-	@echo "make demo   - score the bundled sample game (creates .venv on first use)"
+	@echo "make demo   - referee the bundled clip of game1 (creates .venv on first use)"
 	@echo "make test   - run the test suite (creates .venv on first use)"
 	@echo "make samples - render the bundled clips and images again (fetches the card designs)"
 	@echo "make model  - train the detector and the card classifier (installs PyTorch, CPU)"
@@ -21,8 +21,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The main job: referee the bundled clip of game1 from the camera's view, then compare with its
+# truth log; the text scorer's verdict on the same game comes first, for reference.
 demo: $(STAMP)
+	@echo "== the text scorer on samples/games/game1.sueca"
 	$(BIN)/sueca-referee score -g samples/games/game1.sueca
+	@echo "== the camera referee on samples/clips/game1.mp4 (the same game)"
+	$(BIN)/sueca-referee replay samples/clips/game1.mp4 --truth samples/clips/game1.jsonl
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
