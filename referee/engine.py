@@ -102,11 +102,11 @@ class Referee:
         self.cheat: Cheat | None = None
         self._played: dict[Card, int] = {}  # card -> round it was first played
         self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card]] = {}
-        # how surely the earlier readings a proof would rest on were read: a card's first
-        # play, and each failure to follow (the off-suit card and the lead it did not follow)
-        self._played_sureness: dict[Card, float] = {}
-        self._failed_sureness: dict[tuple[Seat, Suit], float] = {}
-        self._lead_sureness = 1.0
+        # How surely each card played (and the trump) was read, as evidence: a proof rests on
+        # earlier readings too. A reading not yet ``confirmed`` (seen on one look only) is no
+        # evidence until ``confirm`` raises it.
+        self._sureness: dict[Card, float] = {}
+        self._failed_lead: dict[tuple[Seat, Suit], Card | None] = {}  # None: a guessed lead
         self._trump_sureness = 1.0
         self._transitions: dict[tuple[Phase, type], Callable[..., list[Announcement]]] = {
             (Phase.AWAITING_TRUMP, TrumpRevealed): self._reveal_trump,
@@ -163,7 +163,7 @@ class Referee:
         if not event.card.is_sueca:
             return [NotASuecaCard(dealer, event.card)]
         self.trump = event.card
-        self._trump_sureness = event.confidence
+        self._trump_sureness = event.confidence if event.confirmed else 0.0
         self.phase = Phase.PLAYING
         return [TrumpDeclared(event.card, dealer)]
 
@@ -178,7 +178,7 @@ class Referee:
         if seat != expected:
             return [OutOfTurn(seat, card, expected, self.round)]
         cheats = self._cheats_proven_by(seat, card)
-        if cheats and event.confidence < self.accuse_confidence:
+        if cheats and (event.confidence < self.accuse_confidence or not event.confirmed):
             return [CardUnclear(seat, card, event.confidence)]
         # From here on the play is taken.
         said: list[Announcement] = list(cheats)
@@ -189,9 +189,8 @@ class Referee:
                 del self._failed_to_follow[(seat, card.suit)]
         if card not in self._played:
             self._played[card] = self.round
-            self._played_sureness[card] = event.confidence
+            self._sureness[card] = event.confidence if event.confirmed else 0.0
         if not self.plays:
-            self._lead_sureness = event.confidence
             self.leader = seat
         if self.plays:
             lead = self.plays[0].card.suit
@@ -199,8 +198,8 @@ class Referee:
             if card.suit is not lead:
                 if (seat, lead) not in self._failed_to_follow:
                     self._failed_to_follow[(seat, lead)] = (self.round, card)
-                    self._failed_sureness[(seat, lead)] = 0.0 if self._uncertain_leads \
-                        else min(event.confidence, self._lead_sureness)
+                    self._failed_lead[(seat, lead)] = None if self._uncertain_leads \
+                        else self.plays[0].card
                 if card.suit is trump:
                     said.append(Cut(self.round, seat, card, lead))
         self.plays.append(Play(seat, card))
@@ -215,18 +214,35 @@ class Referee:
         cheats: list[Cheat] = []
         sure = self.accuse_confidence
         if card in self._played:
-            if self._played_sureness[card] >= sure:
+            if self._sureness[card] >= sure:
                 cheats.append(CardAlreadyPlayed(seat, card, self.round, self._played[card]))
         elif card == self.trump and seat != self.order.dealer:
             if self._trump_sureness >= sure:
                 cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
         failed = self._failed_to_follow.get((seat, card.suit))
-        if failed is not None and self._failed_sureness[(seat, card.suit)] >= sure:
+        if failed is not None and self._failure_sureness(seat, card.suit) >= sure:
             failed_round, failed_card = failed
             cheats.append(
                 RevokeProven(seat, failed_card, failed_round, card.suit, card, self.round)
             )
         return cheats
+
+    def _failure_sureness(self, seat: Seat, suit: Suit) -> float:
+        """How surely ``seat`` is known to have failed to follow ``suit``: both its off-suit
+        card and the lead it did not follow must have been read surely."""
+        _, off_suit = self._failed_to_follow[(seat, suit)]
+        lead = self._failed_lead[(seat, suit)]
+        if lead is None:
+            return 0.0
+        return min(self._sureness.get(off_suit, 0.0), self._sureness.get(lead, 0.0))
+
+    def confirm(self, card: Card, confidence: float) -> None:
+        """A card already taken was read again, on a separate look, this surely: as evidence
+        it now counts that much (the camera referee calls this; game files never need to)."""
+        if card in self._sureness:
+            self._sureness[card] = max(self._sureness[card], confidence)
+        elif card == self.trump:
+            self._trump_sureness = max(self._trump_sureness, confidence)
 
     def abandon_trick(self, also_seen: tuple[str, ...] = ()) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the

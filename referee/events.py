@@ -20,19 +20,24 @@ from .tricks import Trick
 
 @dataclass(frozen=True, slots=True)
 class TrumpRevealed:
-    """The dealer shows the trump card. ``confidence`` is how sure the reader of the card is."""
+    """The dealer shows the trump card. ``confidence`` is how sure the reader of the card is;
+    ``confirmed``: the card was read that surely on two separate looks (a camera's single
+    look, however sure, is no evidence for an accusation)."""
 
     card: Card
     confidence: float = 1.0
+    confirmed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
-    """``seat`` put ``card`` on the table. ``confidence`` is how sure the reader of the card is."""
+    """``seat`` put ``card`` on the table. ``confidence`` is how sure the reader of the card is;
+    ``confirmed`` as for ``TrumpRevealed``."""
 
     seat: Seat
     card: Card
     confidence: float = 1.0
+    confirmed: bool = True
 
 
 Event = TrumpRevealed | CardPlayed

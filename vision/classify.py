@@ -24,8 +24,10 @@ class ClassifierError(RuntimeError):
 
 
 class CardClassifier:
-    def __init__(self, model: Path | str = MODELS / "cards.onnx", threads: int = 1) -> None:
+    def __init__(self, model: Path | str = MODELS / "cards.onnx", threads: int = 1,
+                 both_ways: bool = True) -> None:
         path = Path(model)
+        self.both_ways = both_ways
         self.session = load_session(path, threads, "classifier", ClassifierError)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
@@ -38,11 +40,22 @@ class CardClassifier:
                                   f"expected {len(CLASSES)}")
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """(N, classes) probabilities for (N, H, W, 3) BGR uint8 crops of ``self.size``."""
+        """(N, classes) probabilities for (N, H, W, 3) BGR uint8 crops of ``self.size``.
+
+        A card reads the same either way up, so each crop is also read turned half round, and
+        the two readings are averaged: where the two views disagree (the network has latched
+        onto something that is not the card's identity) the average is unsure, and the referee
+        asks for the card again instead of trusting one confident view."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
+        if self.both_ways:
+            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         tensor = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
-        return self.session.run(None, {self.input_name: tensor})[0]
+        probs = self.session.run(None, {self.input_name: tensor})[0]
+        if self.both_ways:
+            n = len(probs) // 2
+            probs = (probs[:n] + probs[n:]) / 2
+        return probs
 
     def classify(self, crops: np.ndarray) -> tuple[list[str], np.ndarray]:
         probs = self.probabilities(crops)

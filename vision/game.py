@@ -31,6 +31,7 @@ from referee.engine import Referee, RefereeStateError
 from referee.events import (
     Announcement,
     CardPlayed,
+    CardUnclear,
     GameIncomplete,
     GameOver,
     TrickWon,
@@ -40,7 +41,7 @@ from referee.events import (
 from referee.match import Match
 from referee.seats import Seat, TableOrder
 
-from .track import CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
+from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 
 
 class Phase(enum.Enum):
@@ -101,6 +102,8 @@ class TableReferee:
         self.phase = Phase.WAIT_TRUMP
         self._pending: list[Announcement] = []
         self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
+        # plays that would prove cheating, waiting for a second look (see ``_feed_play``)
+        self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
         self._unread: frozenset[Seat] = frozenset()
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
@@ -123,6 +126,8 @@ class TableReferee:
         for event in events:
             if isinstance(event, CardLanded):
                 out += self._landed(event)
+            elif isinstance(event, CardConfirmed):
+                out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
                 if self._in_open_trick(event.seat, event.card):
@@ -131,7 +136,7 @@ class TableReferee:
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
         trick = [(p.seat, str(p.card)) for p in self.referee.plays] \
-            + [(e.seat, str(c)) for e, c in self._waiting]
+            + [(e.seat, str(c)) for e, c in list(self._waiting) + list(self._unconfirmed.values())]
         if self.phase is Phase.PLAYING and trick and not any(holding.get(seat) == card
                                                              for seat, card in trick):
             out += self._abandon()  # swept away before all four cards were read
@@ -151,7 +156,7 @@ class TableReferee:
         if self.phase is Phase.WAIT_TRUMP:
             if event.seat != self.order.dealer:
                 return []  # nothing is played before the trump is shown
-            said = self.referee.feed(TrumpRevealed(card, event.confidence))
+            said = self.referee.feed(TrumpRevealed(card, event.confidence, event.looks >= 2))
             if any(isinstance(a, TrumpDeclared) for a in said):
                 self.phase = Phase.TRUMP_SHOWN
             return said
@@ -174,7 +179,8 @@ class TableReferee:
 
     def _play(self, event: CardLanded, card: Card) -> list[Announcement]:
         to_play = self.referee.to_play
-        if to_play is not None and event.seat != to_play and to_play in self._unread:
+        if to_play is not None and event.seat != to_play and (
+                to_play in self._unread or to_play in self._unconfirmed):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt.
             self._waiting.append((event, card))
@@ -197,11 +203,21 @@ class TableReferee:
             said += self._feed_play(event, card)
         return said
 
-    def _feed_play(self, event: CardLanded, card: Card) -> list[Announcement]:
+    def _feed_play(self, event: CardLanded, card: Card,
+                   confirmed: float | None = None) -> list[Announcement]:
+        """``confirmed``: the confidence of a second look, when there was one."""
         before = (len(self.referee.tricks), len(self.referee.plays))
+        looked_twice = confirmed is not None or event.looks >= 2
+        confidence = event.confidence if confirmed is None else confirmed
         try:
-            said = self.referee.feed(CardPlayed(event.seat, card, event.confidence))
+            said = self.referee.feed(CardPlayed(event.seat, card, confidence, looked_twice))
         except RefereeStateError:
+            return []
+        if not looked_twice and confidence >= self.referee.min_confidence \
+                and any(isinstance(a, CardUnclear) for a in said):
+            # This play would prove cheating, and one look, however sure, is not proof: it
+            # waits (quietly: the camera looks again by itself) for a second look.
+            self._unconfirmed[event.seat] = (event, card)
             return []
         if (len(self.referee.tricks), len(self.referee.plays)) != before:
             self.taken.append(event)  # taken: not turned away
@@ -215,19 +231,36 @@ class TableReferee:
                     said = said + [self.match.record(a)]
         return said
 
+    def _confirmed(self, event: CardConfirmed) -> list[Announcement]:
+        pending = self._unconfirmed.get(event.seat)
+        if pending is not None and str(pending[1]) == event.card:
+            del self._unconfirmed[event.seat]
+            said = self._feed_play(pending[0], pending[1], event.confidence)
+            if self._waiting:
+                said += self._play_waiting()
+            return said
+        try:
+            self.referee.confirm(Card.parse(event.card), event.confidence)
+        except (CardError, ValueError):
+            pass  # a card back
+        return []
+
     def _in_open_trick(self, seat: Seat, card: str) -> bool:
         """Whether ``card`` of ``seat`` was played in the trick still in progress (a card is only
         taken off the table mid-trick when the trick is being swept)."""
         if self.phase is not Phase.PLAYING:
             return False
+        pending = list(self._waiting) + list(self._unconfirmed.values())
         return any(p.seat == seat and str(p.card) == card for p in self.referee.plays) or any(
-            e.seat == seat and str(c) == card for e, c in self._waiting)
+            e.seat == seat and str(c) == card for e, c in pending)
 
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score."""
-        waiting = tuple(f"{e.seat.number}:{c}" for e, c in self._waiting)
+        waiting = tuple(f"{e.seat.number}:{c}" for e, c in
+                        list(self._waiting) + list(self._unconfirmed.values()))
         self._waiting = []
+        self._unconfirmed = {}
         said = self.referee.abandon_trick(waiting)
         self.tricks_done += 1
         for a in said:

@@ -24,7 +24,7 @@ from .game import Said, TableReferee
 from .motion import Action, ChangeGate
 from .sources import Frame
 from .table import Calibration, CalibrationKeeper
-from .track import CardLanded, TrackEvent, Tracker, ZoneCleared, ZoneUnclear
+from .track import CardConfirmed, CardLanded, TrackEvent, Tracker, ZoneCleared, ZoneUnclear
 
 
 class Sink(Protocol):
@@ -50,7 +50,11 @@ def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
     if isinstance(event, CardLanded):
         return {"type": "landed", "seat": event.seat.number, "card": event.card,
                 "confidence": round(event.confidence, 4), "frame": event.frame,
-                "quad": [[round(x, 1), round(y, 1)] for x, y in event.quad]}
+                "quad": [[round(x, 1), round(y, 1)] for x, y in event.quad],
+                "looks": event.looks}
+    if isinstance(event, CardConfirmed):
+        return {"type": "confirmed", "seat": event.seat.number, "card": event.card,
+                "confidence": round(event.confidence, 4), "frame": event.frame}
     if isinstance(event, ZoneCleared):
         return {"type": "cleared", "seat": event.seat.number, "card": event.card,
                 "frame": event.frame}
@@ -63,7 +67,11 @@ def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
     seat = Seat(int(data["seat"]))
     if data["type"] == "landed":
         return CardLanded(seat, str(data["card"]), float(data["confidence"]),
-                          int(data["frame"]), tuple(tuple(p) for p in data.get("quad", [])))
+                          int(data["frame"]), tuple(tuple(p) for p in data.get("quad", [])),
+                          int(data.get("looks", 1)))
+    if data["type"] == "confirmed":
+        return CardConfirmed(seat, str(data["card"]), float(data["confidence"]),
+                             int(data["frame"]))
     if data["type"] == "cleared":
         return ZoneCleared(seat, str(data["card"]), int(data["frame"]))
     if data["type"] == "unclear":
@@ -153,7 +161,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands
             result.reused_frames += 1
-        events = tracker.update(detections, frame.index, plan.seats)
+        events = tracker.update(detections, frame.index, plan.seats,
+                                fresh=plan.action is Action.READ)
         said_now = []
         if frame.index > skip_until and events:
             holding, unread = tracker.holding(), tracker.unread()

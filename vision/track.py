@@ -34,6 +34,18 @@ class CardLanded:
     confidence: float
     frame: int
     quad: tuple[tuple[float, float], ...]
+    looks: int = 1  # separate fresh reads (not kept ones) that agreed, sure, on landing
+
+
+@dataclass(frozen=True)
+class CardConfirmed:
+    """The card a zone holds was read surely on a second separate look: ``confidence`` is the
+    lower of its two best looks. Said once per landing."""
+
+    seat: Seat
+    card: str
+    confidence: float
+    frame: int
 
 
 @dataclass(frozen=True)
@@ -49,7 +61,7 @@ class ZoneUnclear:
     frame: int
 
 
-TrackEvent = CardLanded | ZoneCleared | ZoneUnclear
+TrackEvent = CardLanded | CardConfirmed | ZoneCleared | ZoneUnclear
 
 
 @dataclass
@@ -59,6 +71,7 @@ class _Seen:
     centre: tuple[float, float]
     quad: np.ndarray
     whole: bool = True
+    fresh: bool = True  # read on this frame, not a reading kept from an earlier one
 
 
 class ZoneTracker:
@@ -68,6 +81,7 @@ class ZoneTracker:
         self.seat = seat
         self.replaced_px = replaced_px
         self.held_at: tuple[float, float] | None = None  # where the card it holds lay
+        self.looks: list[float] = []  # confidences of the separate sure reads of the held card
         self.window, self.land_frames = window, land_frames
         self.clear_frames, self.unclear_frames = clear_frames, unclear_frames
         self.min_confidence, self.still_px = min_confidence, still_px
@@ -116,6 +130,11 @@ class ZoneTracker:
         if seen.card is not None and seen.card == self.holds \
                 and seen.confidence >= self.min_confidence:
             self.held_at = seen.centre  # the held card, perhaps nudged: follow it
+            if seen.fresh:
+                self.looks.append(seen.confidence)
+                if len(self.looks) == 2:
+                    events.append(CardConfirmed(self.seat, self.holds,
+                                                sorted(self.looks)[-2], frame))
         sure = [s for s in self.recent if s is not None and s.card is not None
                 and s.confidence >= self.min_confidence]
         if sure:
@@ -136,7 +155,9 @@ class ZoneTracker:
                 self.said_unclear = False
                 confidence = float(np.median([s.confidence for s in agreeing]))
                 quad = tuple((float(x), float(y)) for x, y in agreeing[-1].quad)
-                events.append(CardLanded(self.seat, card, confidence, frame, quad))
+                self.looks = [s.confidence for s in agreeing if s.fresh]
+                events.append(CardLanded(self.seat, card, confidence, frame, quad,
+                                         max(1, len(self.looks))))
                 return events
         readable = seen.card is not None and seen.confidence >= self.min_confidence
         if readable or self.holds is not None:
@@ -194,14 +215,15 @@ class Tracker:
                       for seat in SEATS}
 
     def update(self, detections: CardDetections, frame: int,
-               seats: Collection[Seat] | None = None) -> list[TrackEvent]:
+               seats: Collection[Seat] | None = None, fresh: bool = True) -> list[TrackEvent]:
         """``seats``: the zones this frame says something about (default: all). A zone left
-        out, say because a hand is moving over it, is not updated at all: its counters wait."""
+        out, say because a hand is moving over it, is not updated at all: its counters wait.
+        ``fresh``: the detections were read on this frame (False: kept from an earlier one)."""
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 continue
-            seen = _best_in_zone(detections, seat)
+            seen = _best_in_zone(detections, seat, fresh)
             events += zone.update(seen, frame)
         return events
 
@@ -213,7 +235,7 @@ class Tracker:
         return frozenset(seat for seat, z in self.zones.items() if z.unread)
 
 
-def _best_in_zone(detections: CardDetections, seat: Seat) -> _Seen | None:
+def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:
     best: _Seen | None = None
     for i in range(len(detections)):
         if detections.seats[i] != seat:
@@ -222,7 +244,7 @@ def _best_in_zone(detections: CardDetections, seat: Seat) -> _Seen | None:
         confidence = float(detections.confidence[i]) if card is not None else 0.0
         quad = detections.quads[i]
         seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad,
-                     bool(detections.whole[i]))
+                     bool(detections.whole[i]), fresh)
         if best is None or (seen.card is not None, seen.confidence) > (best.card is not None,
                                                                        best.confidence):
             best = seen

@@ -117,8 +117,7 @@ def snapshot(referee: Referee) -> tuple:
     return (referee.phase, referee.round, referee.leader, list(referee.plays),
             list(referee.tricks), dict(referee.points), referee.cheat,
             dict(referee._played), dict(referee._failed_to_follow),
-            dict(referee._played_sureness), dict(referee._failed_sureness),
-            referee._lead_sureness)
+            dict(referee._sureness), dict(referee._failed_lead))
 
 
 @pytest.mark.parametrize("event, expected", [
@@ -275,3 +274,25 @@ def test_a_deal_with_a_missed_trick_ends_without_a_verdict():
         said = referee.abandon_trick()
     assert referee.is_over and said[-1].kind == "game_incomplete"
     assert "no verdict" in said[-1].message and said[-1].missed == tuple(range(1, 11))
+
+
+def test_a_proof_waits_for_a_second_look_at_every_card_it_rests_on():
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:  # seat 2 fails spades
+        referee.feed(CardPlayed(Seat(seat), Card.parse(card), 0.99, confirmed=False))
+    referee.feed(play(1, "4C"))
+    # seat 2 shows a spade, confirmed; but AS and 6H were each seen on one look only
+    assert referee.feed(play(2, "5S", 0.995)) == [] and referee.cheat is None
+
+
+def test_confirming_the_evidence_later_makes_the_proof():
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:
+        referee.feed(CardPlayed(Seat(seat), Card.parse(card), 0.99, confirmed=False))
+    referee.confirm(Card.parse("AS"), 0.99)
+    referee.confirm(Card.parse("6H"), 0.99)
+    referee.feed(play(1, "4C"))
+    unconfirmed = CardPlayed(Seat(2), Card.parse("5S"), 0.995, confirmed=False)
+    assert referee.feed(unconfirmed) == [CardUnclear(Seat(2), Card.parse("5S"), 0.995)]
+    said = referee.feed(play(2, "5S", 0.995))
+    assert [type(a) for a in said] == [RevokeProven]

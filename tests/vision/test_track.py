@@ -10,7 +10,8 @@ from referee.config import RulesConfig
 from referee.seats import Seat
 from vision.detect import CardDetections
 from vision.game import Phase, TableReferee
-from vision.track import CardLanded, Tracker, TrackerSettings, ZoneCleared, ZoneUnclear
+from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
+                          ZoneUnclear)
 
 ZONE_CENTRES = {1: (640, 600), 2: (300, 360), 3: (640, 120), 4: (980, 360)}
 
@@ -208,3 +209,17 @@ def test_a_played_card_taken_away_mid_trick_ends_the_trick_unscored():
     table, said = referee_over(script)
     assert [a.kind for a in said] == ["trump", "cut", "trick_missed"]
     assert table.referee.plays == [] and table.referee.missed == [1]
+
+
+def test_kept_readings_are_not_second_looks_but_a_fresh_read_confirms():
+    tracker = Tracker()
+    reading = frame_of({1: ("AH", 0.99, True)})
+    events = tracker.update(reading, 0, fresh=True)
+    for n in range(1, 6):  # the same reading kept: the card lands on one look
+        events += tracker.update(reading, n, fresh=False)
+    landed = [e for e in events if isinstance(e, CardLanded)]
+    assert len(landed) == 1 and landed[0].looks == 1
+    assert not [e for e in events if isinstance(e, CardConfirmed)]
+    confirmed = tracker.update(frame_of({1: ("AH", 0.97, True)}), 6, fresh=True)
+    assert [(type(e).__name__, round(e.confidence, 4)) for e in confirmed] == [
+        ("CardConfirmed", 0.97)]
