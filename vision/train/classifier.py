@@ -285,6 +285,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
                   "layout": "NCHW", "crop": "card outline warped upright to the full input",
                   "corner": list(CORNER)},
         "output": "probabilities (softmax with the fitted temperature)",
+        "at_run_time": "each crop is read as it is and turned half round; the two are averaged",
         "temperature": report["temperature"],
         "trained_on": {"designs": [d.name for d in designs_in("train")]
                        + ["tiny-0", "tiny-1", "tiny-2", f"random-1000..{999 + RANDOM_DESIGNS}"],
