@@ -55,6 +55,8 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str]) -> dict:
     comparison = compare_with_truth(read_truth(truth), result.said, table.taken)
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
             "false": comparison.false_accusations, "delays": comparison.delays,
+            "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
+            "tricks": (comparison.tricks_right, comparison.tricks_expected),
             "lines": comparison.lines()}
 
 
@@ -82,12 +84,19 @@ def main() -> None:
             for r in pool.imap(referee_game, jobs):
                 results.append(r)
                 verdict = "right" if r["right"] else "WRONG"
-                print(f"game {r['seed']:3d} ({r['design']}, revoke {r['revoke']}): {verdict}, "
-                      f"false accusations {r['false']}", flush=True)
+                print(f"game {r['seed']:3d} ({r['design']}, revoke {r['revoke']}): {verdict}; "
+                      f"plays {r['plays'][0]}/{r['plays'][1]} right, {r['plays'][2]} misread; "
+                      f"tricks {r['tricks'][0]}/{r['tricks'][1]}; false accusations "
+                      f"{r['false']}", flush=True)
                 if not r["right"]:
                     for line in r["lines"][:6]:
                         print("    " + line)
     delays = [d for r in results for d in r["delays"]]
+    plays = [sum(r["plays"][i] for r in results) for i in range(3)]
+    tricks = [sum(r["tricks"][i] for r in results) for i in range(2)]
+    print(f"plays taken right: {plays[0]} of {plays[1]} ({100 * plays[0] / max(plays[1], 1):.1f} %)"
+          f", misread: {plays[2]}; tricks with the right winner and points: {tricks[0]} of "
+          f"{tricks[1]}")
     print(f"{sum(r['right'] for r in results)} of {len(results)} games refereed entirely right"
           f" ({sum(r['revoke'] for r in results)} with a revoke); false accusations: "
           f"{sum(r['false'] for r in results)}; {time.monotonic() - started:.0f} s")
