@@ -258,12 +258,14 @@ class Referee:
         # (the true lead may be the next card missed): from here on, a failure to follow is
         # no evidence of a revoke.
         self._uncertain_leads = True
+        return said + self._next_round(None)
+
+    def _next_round(self, leader: Seat | None) -> list[Announcement]:
+        """Move on to the next round, led by ``leader``; the verdict after the last."""
         self.plays = []
-        self.leader = None
+        self.leader = leader
         self.round += 1
-        if self.round > ROUNDS:
-            said.append(self._game_over())
-        return said
+        return [self._game_over()] if self.round > ROUNDS else []
 
     def _game_over(self) -> GameOver:
         self.phase = Phase.OVER
@@ -281,9 +283,4 @@ class Referee:
         said: list[Announcement] = [
             TrickWon(self.round, winner, trick.points, self.score, trick)
         ]
-        self.plays = []
-        self.leader = winner
-        self.round += 1
-        if self.round > ROUNDS:
-            said.append(self._game_over())
-        return said
+        return said + self._next_round(winner)
