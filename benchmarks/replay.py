@@ -40,7 +40,8 @@ def main() -> None:
     parser.add_argument("--clip")
     parser.add_argument("--truth")
     parser.add_argument("--design", default="test")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2,
+                        help="detector threads (the classifier uses one, as replay does)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         clip, truth = (Path(args.clip), Path(args.truth)) if args.clip else _render(
@@ -51,7 +52,7 @@ def main() -> None:
         table = TableReferee(RulesConfig())
         started = time.perf_counter()
         result = run_session(video_frames(clip), CardDetector(threads=args.threads),
-                             CardClassifier(threads=args.threads), CalibrationKeeper(),
+                             CardClassifier(threads=1), CalibrationKeeper(),
                              Tracker(), table, [])
         referee = time.perf_counter() - started
         comparison = compare_with_truth(read_truth(truth), result.said, table.taken)
