@@ -95,7 +95,6 @@ class Referee:
         self.round = 1
         self.leader: Seat | None = order.first_leader
         self.missed: list[int] = []  # rounds swept away unread (see ``abandon_trick``)
-        self._uncertain_leads = False
         self.plays: list[Play] = []  # the trick in progress
         self.tricks: list[Trick] = []
         self.points = {Pair.A: 0, Pair.B: 0}
@@ -198,7 +197,9 @@ class Referee:
             if card.suit is not lead:
                 if (seat, lead) not in self._failed_to_follow:
                     self._failed_to_follow[(seat, lead)] = (self.round, card)
-                    self._failed_lead[(seat, lead)] = None if self._uncertain_leads \
+                    # after a dropped trick, who leads is a guess (the true lead may be the
+                    # next card missed): a failure to follow is then no evidence of a revoke
+                    self._failed_lead[(seat, lead)] = None if self.missed \
                         else self.plays[0].card
                 if card.suit is trump:
                     said.append(Cut(self.round, seat, card, lead))
@@ -254,10 +255,6 @@ class Referee:
         said: list[Announcement] = [TrickMissed(self.round, tuple(
             f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen)]
         self.missed.append(self.round)
-        # Who won it is unknown, so whoever plays next is taken to lead, and that may be wrong
-        # (the true lead may be the next card missed): from here on, a failure to follow is
-        # no evidence of a revoke.
-        self._uncertain_leads = True
         return said + self._next_round(None)
 
     def _next_round(self, leader: Seat | None) -> list[Announcement]:

@@ -86,7 +86,6 @@ class TableReferee:
     match: Match = field(init=False)
     phase: Phase = field(init=False)
     deal: int = field(default=1, init=False)
-    tricks_done: int = field(default=0, init=False)
     taken: list[CardLanded] = field(default_factory=list, init=False)  # landings played
 
     def __post_init__(self) -> None:
@@ -98,13 +97,11 @@ class TableReferee:
         settings = self.rules.referee
         self.referee = Referee(self.order, min_confidence=settings.min_confidence,
                                accuse_confidence=settings.accuse_confidence)
-        self.tricks_done = 0
         self.phase = Phase.WAIT_TRUMP
         self._pending: list[Announcement] = []
         self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
         # plays that would prove cheating, waiting for a second look (see ``_feed_play``)
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
-        self._unread: frozenset[Seat] = frozenset()
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -121,11 +118,10 @@ class TableReferee:
                   holding: dict[Seat, str], unread: frozenset[Seat] = frozenset()) -> list[Said]:
         """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
         the zones where a card lies that could not be read (yet)."""
-        self._unread = unread
         out: list[Announcement] = []
         for event in events:
             if isinstance(event, CardLanded):
-                out += self._landed(event)
+                out += self._landed(event, unread)
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
@@ -135,18 +131,13 @@ class TableReferee:
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
-        trick = [(p.seat, str(p.card)) for p in self.referee.plays] \
-            + [(e.seat, str(c)) for e, c in list(self._waiting) + list(self._unconfirmed.values())]
-        if self.phase is Phase.PLAYING and trick and not any(holding.get(seat) == card
-                                                             for seat, card in trick):
-            out += self._abandon()  # swept away before all four cards were read
         if self.phase is Phase.SWEEP and not holding:
             self.phase = Phase.PLAYING
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
         return [Said(frame, time_s, a) for a in out]
 
-    def _landed(self, event: CardLanded) -> list[Announcement]:
+    def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
             card = Card.parse(event.card)
         except (CardError, ValueError):
@@ -168,7 +159,7 @@ class TableReferee:
             return []  # the same card seen landing again (nudged, or a restarted tracker)
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
-        return self._play(event, card)
+        return self._play(event, card, unread)
 
     def _just_played(self, seat: Seat, card: Card) -> bool:
         recent = list(self.referee.plays)
@@ -177,18 +168,16 @@ class TableReferee:
             recent += list(self.referee.tricks[-1].plays)
         return any(p.seat == seat and p.card == card for p in recent)
 
-    def _play(self, event: CardLanded, card: Card) -> list[Announcement]:
+    def _play(self, event: CardLanded, card: Card,
+              unread: frozenset[Seat]) -> list[Announcement]:
         to_play = self.referee.to_play
         if to_play is not None and event.seat != to_play and (
-                to_play in self._unread or to_play in self._unconfirmed):
+                to_play in unread or to_play in self._unconfirmed):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt.
             self._waiting.append((event, card))
             return []
-        said = self._feed_play(event, card)
-        if self._waiting:
-            said += self._play_waiting()
-        return said
+        return self._feed_play(event, card) + self._play_waiting()
 
     def _play_waiting(self) -> list[Announcement]:
         """Plays that waited for an unread card (now read), in the order they landed, while
@@ -223,7 +212,6 @@ class TableReferee:
             self.taken.append(event)  # taken: not turned away
         for a in said:
             if isinstance(a, TrickWon):
-                self.tricks_done += 1
                 self.phase = Phase.SWEEP
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
@@ -235,10 +223,8 @@ class TableReferee:
         pending = self._unconfirmed.get(event.seat)
         if pending is not None and str(pending[1]) == event.card:
             del self._unconfirmed[event.seat]
-            said = self._feed_play(pending[0], pending[1], event.confidence)
-            if self._waiting:
-                said += self._play_waiting()
-            return said
+            return self._feed_play(pending[0], pending[1], event.confidence) \
+                + self._play_waiting()
         try:
             self.referee.confirm(Card.parse(event.card), event.confidence)
         except (CardError, ValueError):
@@ -250,19 +236,21 @@ class TableReferee:
         taken off the table mid-trick when the trick is being swept)."""
         if self.phase is not Phase.PLAYING:
             return False
-        pending = list(self._waiting) + list(self._unconfirmed.values())
-        return any(p.seat == seat and str(p.card) == card for p in self.referee.plays) or any(
-            e.seat == seat and str(c) == card for e, c in pending)
+        trick = [(p.seat, str(p.card)) for p in self.referee.plays] \
+            + [(e.seat, str(c)) for e, c in self._not_taken()]
+        return (seat, card) in trick
+
+    def _not_taken(self) -> list[tuple[CardLanded, Card]]:
+        """Plays landed but not taken yet: early ones, and ones awaiting a second look."""
+        return self._waiting + list(self._unconfirmed.values())
 
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score."""
-        waiting = tuple(f"{e.seat.number}:{c}" for e, c in
-                        list(self._waiting) + list(self._unconfirmed.values()))
+        pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
         self._waiting = []
         self._unconfirmed = {}
-        said = self.referee.abandon_trick(waiting)
-        self.tricks_done += 1
+        said = self.referee.abandon_trick(pending)
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
@@ -276,6 +264,11 @@ class TableReferee:
         self.order = self.order.next_deal()
         self.deal += 1
         self._new_deal()
+
+    @property
+    def tricks_done(self) -> int:
+        """Tricks of this deal that are over, scored or dropped."""
+        return len(self.referee.tricks) + len(self.referee.missed)
 
     @property
     def is_over(self) -> bool:

@@ -57,13 +57,14 @@ class ChangeGate:
         self.min_pixels, self.min_share = min_pixels, min_share
         self.margin_mm, self.max_wait = margin_mm, max_wait
         self.calibration: Calibration | None = None
-        self.masks: dict[Seat, np.ndarray] = {}
+        # per zone: its mask on the thumbnail, and how many of its pixels make a change
+        self.masks: dict[Seat, tuple[np.ndarray, int]] = {}
         self.previous: np.ndarray | None = None
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
-        self.card_masks: dict[Seat, np.ndarray] = {}  # where each zone's cards were last read
+        self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
         self.waited = 0
-        self.reads = self.kept = 0
+        self.reads = 0
 
     def thumb(self, image: np.ndarray) -> np.ndarray:
         s = self.step
@@ -82,12 +83,16 @@ class ChangeGate:
             mask = np.zeros(shape, np.uint8)
             cv2.fillPoly(mask, [np.round((pixels - self.step // 2) / self.step).astype(
                 np.int32)], 1)
-            self.masks[zone.seat] = mask.astype(bool)
+            self.masks[zone.seat] = self._region(mask)
 
-    def _count(self, diff: np.ndarray, mask: np.ndarray) -> bool:
+    def _region(self, mask: np.ndarray) -> tuple[np.ndarray, int]:
         area = int(mask.sum())
-        return bool(area) and int(diff[mask].sum()) >= max(self.min_pixels,
-                                                             self.min_share * area)
+        return mask.astype(bool), max(self.min_pixels, int(np.ceil(self.min_share * area)))
+
+    @staticmethod
+    def _count(diff: np.ndarray, region: tuple[np.ndarray, int]) -> bool:
+        mask, need = region
+        return int(diff[mask].sum()) >= need
 
     def plan(self, image: np.ndarray, calibration: Calibration | None) -> Plan:
         thumb = self.thumb(image)
@@ -98,8 +103,7 @@ class ChangeGate:
             return Plan(Action.KEEP, frozenset(SEATS))
         if calibration is not self.calibration or self.last_read is None \
                 or previous is None or previous.shape != thumb.shape:
-            if calibration is not self.calibration or not self.masks:
-                self._zone_masks(calibration, thumb.shape)
+            self._zone_masks(calibration, thumb.shape)
             self.calibration = calibration
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
@@ -121,7 +125,6 @@ class ChangeGate:
             self.waited += 1
         if settled or self.waited >= self.max_wait:
             return self._read(thumb)
-        self.kept += 1
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray) -> Plan:
@@ -136,11 +139,12 @@ class ChangeGate:
         self.card_masks = {}
         if self.previous is None:
             return
+        masks: dict[Seat, np.ndarray] = {}
         for quad, seat in zip(detections.quads, detections.seats):
             if seat is None:
                 continue
-            mask = self.card_masks.setdefault(seat, np.zeros(self.previous.shape, np.uint8))
+            mask = masks.setdefault(seat, np.zeros(self.previous.shape, np.uint8))
             points = (quad - self.step // 2) / self.step
             cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
-        self.card_masks = {seat: cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(bool)
-                           for seat, mask in self.card_masks.items()}
+        self.card_masks = {seat: self._region(cv2.dilate(mask, np.ones((3, 3), np.uint8)))
+                           for seat, mask in masks.items()}

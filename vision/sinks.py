@@ -15,7 +15,7 @@ from typing import TextIO
 import cv2
 import numpy as np
 
-from referee.events import Cheat, Cut, GameOver, TrickWon
+from referee.events import Cheat, Cut, GameOver
 
 from .detect import CardDetections
 from .game import Said, TableReferee
@@ -63,41 +63,39 @@ def spoken_card(card: str, lang: str) -> str:
     return f"{_RANKS_EN.get(rank, rank)} of {_SUITS_EN[suit]}"
 
 
+# What is said aloud for each kind of announcement, with its fields (``{card}`` spoken in words)
+_PHRASES = {
+    "en": {"trump": "Trump is the {card}", "cut": "Cut by player {seat}",
+           "trick_won": "Player {seat} wins {points} points"},
+    "pt": {"trump": "Trunfo: {card}", "cut": "Corte do jogador {seat}",
+           "trick_won": "O jogador {seat} ganha {points} pontos",
+           "card_unclear": "Carta pouco clara no lugar {seat}: mostre-a outra vez",
+           "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
+           "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
+           "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
+           "out_of_turn": "O jogador {seat} jogou fora de vez"},
+}
+
+
 def spoken(item: Said, lang: str) -> str | None:
     """What to say aloud for an announcement (None: nothing)."""
     a = item.announcement
     data = a.to_dict()
-    if lang != "pt":
+    lang = "pt" if lang == "pt" else "en"
+    phrase = _PHRASES[lang].get(a.kind)
+    if phrase is not None:
         if a.kind == "trump":
-            return f"Trump is the {spoken_card(data['card'], 'en')}"
-        if isinstance(a, Cut):
-            return f"Cut by player {data['seat']}"
-        if isinstance(a, TrickWon):
-            return f"Player {data['seat']} wins {data['points']} points"
+            data["card"] = spoken_card(data["card"], lang)
+        return phrase.format(**data)
+    if lang == "en":
         return a.message.replace("|", "to").replace("\n", ". ")
-    if a.kind == "trump":
-        return f"Trunfo: {spoken_card(data['card'], 'pt')}"
-    if isinstance(a, Cut):
-        return f"Corte do jogador {data['seat']}"
-    if isinstance(a, TrickWon):
-        return f"O jogador {data['seat']} ganha {data['points']} pontos"
-    if a.kind == "card_unclear":
-        return f"Carta pouco clara no lugar {data['seat']}: mostre-a outra vez"
-    if a.kind == "revoke":
-        return f"Renúncia! O jogador {data['seat']} não assistiu ao naipe"
     if isinstance(a, Cheat):
         return "Batota!"
-    if a.kind == "game_incomplete":
-        return "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto"
-    if a.kind == "trick_missed":
-        return f"A vaza {data['round']} foi recolhida sem ser toda lida: não conta"
     if isinstance(a, GameOver):
         score = data["score"]
         outcome = data["outcome"]
         head = "Empate" if outcome is None else f"A dupla {outcome} ganhou"
         return f"{head}. {score[0]} a {score[1]}"
-    if a.kind == "out_of_turn":
-        return f"O jogador {data['seat']} jogou fora de vez"
     return None
 
 
