@@ -88,13 +88,13 @@ def spoken(item: Said, lang: str) -> str | None:
             data["card"] = spoken_card(data["card"], lang)
         return phrase.format(**data)
     if lang == "en":
-        return a.message.replace("|", "to").replace("\n", ". ")
+        return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())
     if isinstance(a, Cheat):
         return "Batota!"
     if isinstance(a, GameOver):
         score = data["score"]
-        outcome = data["outcome"]
-        head = "Empate" if outcome is None else f"A dupla {outcome} ganhou"
+        winner = a.outcome.winner
+        head = "Empate" if winner is None else f"A dupla {winner.value} ganhou"
         return f"{head}. {score[0]} a {score[1]}"
     return None
 
