@@ -76,6 +76,10 @@ class CardDetections:
         return self.quads.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
 
 
+SLANT = 0.9  # a free quadrilateral replaces the enclosing rectangle when this much smaller
+CARD_SIZE_TOLERANCE = 0.22  # on a calibrated table, a whole card's sides are this close to a card's
+
+
 class DetectorError(RuntimeError):
     """The detector model is missing or broken."""
 
@@ -136,20 +140,21 @@ class CardDetector:
             x0, y0, x1, y1 = table_box(calibration, frame.shape[1], frame.shape[0])
             view = frame[y0:y1, x0:x1]
         card, core, scale = self.probabilities(view)
-        sure_card = card > self.card_threshold
+        sure_card = _fill_holes(card > self.card_threshold)
         seeds = ((core > self.core_threshold) & sure_card).astype(np.uint8)
         _add_missing_seeds(sure_card, seeds)
         count, markers = cv2.connectedComponents(seeds, connectivity=4)
         if count <= 1:
             return CardDetections()
         markers = markers.astype(np.int32)
+        _join_split_cores(sure_card, markers, self.fill, calibration, scale, (x0, y0))
         markers[(markers == 0) & ~sure_card] = count  # background seed
         picture = cv2.cvtColor((card * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
         cv2.watershed(picture, markers)
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         quads, scores, whole = [], [], []
         for label in range(1, count):
-            region = ((markers == label) & sure_card).astype(np.uint8)
+            region = _fill_holes((markers == label) & sure_card).astype(np.uint8)
             area = int(region.sum())
             if area < 12:
                 continue
@@ -158,6 +163,9 @@ class CardDetector:
                 continue
             quad_small, hull_area = fitted
             quad = (quad_small + 0.5) / scale - 0.5 + (x0, y0)
+            card_sized = True
+            if calibration is not None:
+                quad, card_sized = _fit_on_table(quad, region, scale, (x0, y0), calibration)
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
@@ -166,7 +174,8 @@ class CardDetector:
             # (the wrong size or shape for a card).
             solidity = area / max(hull_area, 1.0)
             inside = _inside_frame(quad, frame.shape[1], frame.shape[0])
-            is_whole = solidity >= self.fill and inside and _card_shaped(quad, calibration)
+            is_whole = (solidity >= self.fill and inside and card_sized
+                        and _card_shaped(quad, calibration))
             quads.append(portrait_order(quad))
             scores.append(float(card[region > 0].mean()))
             whole.append(is_whole)
@@ -205,6 +214,36 @@ def table_box(calibration, width: int, height: int,  # noqa: ANN001
     return x0, y0, max(x0 + 16, min(x1, width)), max(y0 + 16, min(y1, height))
 
 
+def _fill_holes(mask: np.ndarray, most: float = 0.25) -> np.ndarray:
+    """``mask`` with its holes filled: the big red pips of a dimly lit card can read as "not a
+    card", which would cut the card into pieces or make it look bitten by a hand. Only holes
+    smaller than ``most`` of the region around them are filled, so that table showing between
+    cards laid in a ring stays table."""
+    inverse = (~mask).astype(np.uint8)
+    count, holes, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
+    if count <= 2:
+        return mask
+    h, w = mask.shape
+    x, y, bw, bh, area = stats.T
+    on_edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
+    enclosed = np.flatnonzero(~on_edge)
+    enclosed = enclosed[enclosed > 0] if len(enclosed) else enclosed
+    if len(enclosed) == 0:
+        return mask
+    filled = mask.copy()
+    _, regions, region_stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
+                                                                    connectivity=8)
+    for hole in enclosed:
+        hx, hy, hw, hh = x[hole], y[hole], bw[hole], bh[hole]
+        # the region around the hole: the mask pixel just left of its first pixel
+        row = np.flatnonzero(holes[hy] == hole)[0]
+        around = regions[hy, row - 1] if row > 0 else 0
+        if around and area[hole] < most * region_stats[around, cv2.CC_STAT_AREA]:
+            window = holes[hy:hy + hh, hx:hx + hw] == hole
+            filled[hy:hy + hh, hx:hx + hw] |= window
+    return filled
+
+
 def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
     """A card region in which no core was found still gets a seed: the pixels deepest inside
     it (a faint or small card whose core the network was unsure of)."""
@@ -223,6 +262,69 @@ def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
             seeds[inside & (depth >= 0.7 * deepest)] = 1
 
 
+def _join_split_cores(sure_card: np.ndarray, markers: np.ndarray, fill: float,
+                      calibration, scale: float,  # noqa: ANN001
+                      offset: tuple[int, int]) -> None:
+    """Give one label to the core pieces of a card whose core came out broken.
+
+    Under dim or coloured light the network's core can fall apart around a big pip, and each
+    piece would seed a fragment of the same card. A group of card pixels that is itself one
+    card (a full quadrilateral of a card's shape, and size on a calibrated table) whose core
+    pieces all lie in its middle is one card. Two cards side by side make a group of a card's
+    proportions too, but each of their cores reaches out of the group's middle."""
+    count, groups = cv2.connectedComponents(sure_card.astype(np.uint8), connectivity=4)
+    for group in range(1, count):
+        inside = groups == group
+        labels = np.unique(markers[inside])
+        labels = labels[labels > 0]
+        if len(labels) < 2:
+            continue
+        region = inside.astype(np.uint8)
+        fitted = _fit_quad(region)
+        if fitted is None:
+            continue
+        quad_small, _ = fitted
+        if int(region.sum()) < fill * cv2.contourArea(quad_small.astype(np.float32)):
+            continue
+        quad = (quad_small + 0.5) / scale - 0.5 + offset
+        if not _card_shaped(quad, calibration):
+            continue
+        middle = quad_small.mean(axis=0) + 0.7 * (quad_small - quad_small.mean(axis=0))
+        mask = np.zeros_like(region)
+        cv2.fillConvexPoly(mask, np.round(middle).astype(np.int32), 1)
+        cores = inside & (markers > 0)
+        if (cores & (mask == 0)).any():
+            continue
+        markers[cores] = labels[0]
+
+
+def _fit_on_table(quad: np.ndarray, region: np.ndarray, scale: float, offset: tuple[int, int],
+                  calibration, snap: float = 0.3) -> tuple[np.ndarray, bool]:  # noqa: ANN001
+    """On a calibrated table every card is a rectangle of a card's size, however the camera
+    looks at it: ``quad`` (picture pixels) is seen from above, squared up there and, when it
+    is about a card's size, given exactly a card's size about its centre, so a blurred or
+    half-seen outline still gives the card's true corners (which the edge snapping then
+    refines). Outlines far from a card's size are returned as they were. Also says whether
+    the outline seen has a card's size (within the 22 % that a whole card must be within):
+    a card cut short by a hand is snapped to its full size but not called whole."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    # the region's pixels are whole pixels: its outline runs half a pixel outside their centres
+    centre = outline.mean(axis=0)
+    away = outline - centre
+    outline += 0.5 * away / np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6)
+    pixels = (outline + 0.5) / scale - 0.5 + offset
+    mm = calibration.to_table(pixels).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(mm)
+    short, long = CARD_MM
+    size = (short, long) if w <= h else (long, short)
+    off = max(abs(min(w, h) - short) / short, abs(max(w, h) - long) / long)
+    if off >= snap:
+        return quad, False
+    box = cv2.boxPoints(((cx, cy), size, angle)).astype(np.float64)
+    return calibration.to_image(box), off < CARD_SIZE_TOLERANCE
+
+
 def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
     """A quadrilateral around a card region (network pixels), and the area of the region's
     convex hull (in the same pixels, counted as the region's are)."""
@@ -239,9 +341,17 @@ def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
             quad = approx.reshape(4, 2).astype(np.float64)
             break
     rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
-    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * cv2.contourArea(
-            rect.astype(np.float32)):
-        quad = rect
+    rect_area = cv2.contourArea(rect.astype(np.float32))
+    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * rect_area:
+        # No four corners stand out (a small region is ragged). A card seen at a slant is a
+        # parallelogram or a trapezium, not a rectangle: when the quadrilateral that encloses
+        # the hull with the least area is clearly tighter than the rectangle, it is the
+        # outline. (On a square-on card the rectangle is steadier: a bump on the region's
+        # edge can tilt the free quadrilateral.)
+        quad = _enclosing_quad(hull.reshape(-1, 2).astype(np.float64))
+        if (quad is None or not _parallel_sided(quad)
+                or cv2.contourArea(quad.astype(np.float32)) > SLANT * rect_area):
+            quad = rect
     hull_mask = np.zeros_like(region)
     cv2.fillConvexPoly(hull_mask, hull, 1)
     # region pixels are whole pixels: the outline runs half a pixel outside their centres
@@ -250,6 +360,48 @@ def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
     norms = np.linalg.norm(direction, axis=1, keepdims=True)
     quad = quad + 0.5 * direction / np.maximum(norms, 1e-6) * math.sqrt(2)
     return quad, float(hull_mask.sum())
+
+
+def _parallel_sided(quad: np.ndarray, most: float = 1.25) -> bool:
+    """Are the opposite sides of ``quad`` about as long as each other, as a card's are however
+    it is seen (short of a wide-angle view from close by)?"""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    return all(max(sides[i], sides[i + 2]) <= most * max(min(sides[i], sides[i + 2]), 1e-6)
+               for i in (0, 1))
+
+
+def _enclosing_quad(hull: np.ndarray) -> np.ndarray | None:
+    """A quadrilateral around the convex polygon ``hull`` (M, 2): edges are dropped one at a
+    time, each time the one whose neighbours, extended to meet, add the least area."""
+    points = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.5, True)
+    poly = [p for p in points.reshape(-1, 2).astype(np.float64)]
+    while len(poly) > 4:
+        best, best_area, best_point = -1, math.inf, None
+        n = len(poly)
+        for i in range(n):
+            # drop edge (i, i+1): extend edges (i-1, i) and (i+1, i+2) to their crossing
+            a, b = poly[i - 1], poly[i]
+            c, d = poly[(i + 1) % n], poly[(i + 2) % n]
+            u, v = b - a, d - c
+            cross = u[0] * v[1] - u[1] * v[0]
+            if abs(cross) < 1e-9:
+                continue
+            t = ((c - a)[0] * v[1] - (c - a)[1] * v[0]) / cross
+            s = ((c - a)[0] * u[1] - (c - a)[1] * u[0]) / cross
+            if t < 1 or s > 0:  # they meet before b or past c: that would cut the polygon
+                continue
+            meet = a + t * u
+            area = abs((b - meet)[0] * (c - meet)[1] - (b - meet)[1] * (c - meet)[0]) / 2
+            if area < best_area:
+                best, best_area, best_point = i, area, meet
+        if best < 0:
+            return None
+        n = len(poly)
+        poly[best] = best_point
+        del poly[(best + 1) % n]
+    if len(poly) < 4:
+        return None
+    return np.array(poly)
 
 
 def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
@@ -318,5 +470,5 @@ def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001
     mm = calibration.to_table(quad)
     sides_mm = [np.linalg.norm(mm[(i + 1) % 4] - mm[i]) for i in range(4)]
     short, long = sorted([(sides_mm[0] + sides_mm[2]) / 2, (sides_mm[1] + sides_mm[3]) / 2])
-    return (abs(short - CARD_MM[0]) < 0.22 * CARD_MM[0]
-            and abs(long - CARD_MM[1]) < 0.22 * CARD_MM[1])
+    return (abs(short - CARD_MM[0]) < CARD_SIZE_TOLERANCE * CARD_MM[0]
+            and abs(long - CARD_MM[1]) < CARD_SIZE_TOLERANCE * CARD_MM[1])

@@ -103,8 +103,6 @@ def test_reading_cards_fills_names_and_confidences(detector, classifier):
     assert ((detections.confidence >= 0) & (detections.confidence <= 1)).all()
 
 
-@pytest.mark.xfail(reason="issue 4 is open: the first detector and classifier read the tiny "
-                          "faces only part of the time (see models/cards.yaml)", strict=False)
 def test_cards_are_read_right_when_whole(detector, classifier):
     right = total = 0
     for seed in range(4):

@@ -1,0 +1,102 @@
+"""The detector's geometry, without its network: holes, broken cores, slanted outlines and the
+table-plane fit that gives every card on a calibrated table a card's size."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detect import (_enclosing_quad, _fill_holes, _fit_on_table, _fit_quad,
+                           _join_split_cores)
+from vision.layout import CARD_MM
+from vision.table import from_corners
+
+
+def _polygon_mask(points, shape=(120, 160)) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(np.asarray(points)).astype(np.int32)], 1)
+    return mask
+
+
+def test_small_holes_are_filled_and_table_between_cards_is_not():
+    mask = _polygon_mask([(20, 20), (60, 20), (60, 80), (20, 80)]).astype(bool)
+    mask[45:55, 35:45] = False  # a dark pip the network called "not a card"
+    filled = _fill_holes(mask)
+    assert filled[50, 40] and filled.sum() == 41 * 61
+    ring = np.zeros((120, 160), bool)
+    ring[10:110, 10:150] = True
+    ring[30:90, 40:120] = False  # table showing in the middle of a ring of cards
+    assert not _fill_holes(ring)[60, 80]
+
+
+def test_a_slanted_card_gets_its_parallelogram_not_a_rectangle():
+    corners = np.array([(50, 30), (110, 30), (90, 100), (30, 100)], float)
+    region = _polygon_mask(corners)
+    quad, _ = _fit_quad(region)
+    # each true corner has a fitted corner within two pixels
+    distances = np.linalg.norm(quad[:, None] - corners[None], axis=2).min(axis=0)
+    assert distances.max() < 2.0, quad
+    rect = cv2.boxPoints(cv2.minAreaRect(corners.astype(np.float32)))
+    assert np.linalg.norm(rect[:, None] - corners[None], axis=2).min(axis=0).max() > 4
+
+
+def test_the_enclosing_quadrilateral_of_a_cut_corner_polygon_restores_the_corner():
+    # a square with one corner clipped off: the least quadrilateral around it is the square
+    poly = np.array([(0, 0), (10, 0), (10, 7), (7, 10), (0, 10)], float)
+    quad = _enclosing_quad(poly)
+    assert quad is not None and len(quad) == 4
+    assert abs(cv2.contourArea(quad.astype(np.float32)) - 100) < 1e-6
+
+
+def test_core_pieces_of_one_card_are_joined_but_two_cards_side_by_side_stay_two():
+    card = np.zeros((120, 160), bool)
+    card[20:100, 40:96] = True  # one card, 56 x 80
+    markers = np.zeros(card.shape, np.int32)
+    markers[45:58, 55:80] = 1  # its core, broken in two by a big pip
+    markers[62:75, 55:80] = 2
+    _join_split_cores(card, markers, 0.88, None, 1.0, (0, 0))
+    assert set(np.unique(markers)) == {0, 1}
+
+    pair = np.zeros((120, 200), bool)
+    pair[20:76, 20:180] = True  # two cards lying long side to long side: 160 x 56
+    markers = np.zeros(pair.shape, np.int32)
+    markers[33:63, 38:82] = 1  # each card's own core, 0.55 of it about its middle
+    markers[33:63, 118:162] = 2
+    _join_split_cores(pair, markers, 0.88, None, 1.0, (0, 0))
+    assert set(np.unique(markers)) == {0, 1, 2}
+
+
+def _table():
+    # a camera at a slant: the play area (500 mm) is a trapezium in a 1280x720 picture
+    corners = np.array([(400, 100), (880, 100), (1000, 650), (280, 650)], float)
+    return from_corners(corners, (1280, 720))
+
+
+def test_a_blurred_card_on_the_table_is_given_exactly_a_cards_size():
+    calibration = _table()
+    centre = np.array([250.0, 250.0])
+    true_mm = cv2.boxPoints(((250, 250), CARD_MM, 30.0)).astype(np.float64)
+    seen_mm = centre + 0.85 * (true_mm - centre)  # the network saw it 15 % small
+    region = _polygon_mask(calibration.to_image(seen_mm), (720, 1280))
+    quad, card_sized = _fit_on_table(np.zeros((4, 2)), region, 1.0, (0, 0), calibration)
+    assert card_sized
+    fitted_mm = calibration.to_table(quad)
+    assert np.linalg.norm(fitted_mm[:, None] - true_mm[None], axis=2).min(axis=0).max() < 2.5
+
+
+def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
+    calibration = _table()
+    # only 70 % of its length shows: snapped to a card's size for its outline, but not whole
+    seen_mm = cv2.boxPoints(((250, 250), (CARD_MM[0], 0.74 * CARD_MM[1]), 0.0))
+    region = _polygon_mask(calibration.to_image(seen_mm.astype(np.float64)), (720, 1280))
+    quad, card_sized = _fit_on_table(np.zeros((4, 2)), region, 1.0, (0, 0), calibration)
+    assert not card_sized
+    sides = np.linalg.norm(np.roll(calibration.to_table(quad), -1, axis=0)
+                           - calibration.to_table(quad), axis=1)
+    assert abs(max(sides) - CARD_MM[1]) < 1.5
+    # and a region nothing like a card is left as it was
+    blob = _polygon_mask(calibration.to_image(cv2.boxPoints(((250, 250), (150, 150), 0.0))
+                                              .astype(np.float64)), (720, 1280))
+    given = np.ones((4, 2))
+    quad, card_sized = _fit_on_table(given, blob, 1.0, (0, 0), calibration)
+    assert quad is given and not card_sized
