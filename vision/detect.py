@@ -76,6 +76,7 @@ class CardDetections:
         return self.quads.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
 
 
+SNAP_REACH = 0.15  # edges are looked for this fraction of a card's short side either side
 SLANT = 0.9  # a free quadrilateral replaces the enclosing rectangle when this much smaller
 CARD_SIZE_TOLERANCE = 0.22  # on a calibrated table, a whole card's sides are this close to a card's
 
@@ -169,7 +170,10 @@ class CardDetector:
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
-            quad = refine_quad(gray, quad)
+            # the network's outline is a few of its pixels out: look that far for the edges,
+            # then settle them with a short second look
+            reach = max(5.0, SNAP_REACH * short)
+            quad = refine_quad(gray, refine_quad(gray, quad, reach), 3.0)
             # A hand over a card bites a notch out of its region (low solidity) or cuts it short
             # (the wrong size or shape for a card).
             solidity = area / max(hull_area, 1.0)
