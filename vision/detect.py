@@ -155,7 +155,11 @@ class CardDetector:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         quads, scores, whole = [], [], []
         for label in range(1, count):
-            region = _fill_holes((markers == label) & sure_card).astype(np.uint8)
+            region = ((markers == label) & sure_card).astype(np.uint8)
+            bx, by, bw, bh = cv2.boundingRect(region)
+            if bw * bh < 12:
+                continue
+            region[by:by + bh, bx:bx + bw] = _fill_holes(region[by:by + bh, bx:bx + bw] > 0)
             area = int(region.sum())
             if area < 12:
                 continue
