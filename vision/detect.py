@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,6 +72,19 @@ class CardDetections:
                               [self.seats[i] for i in index], [self.cards[i] for i in index],
                               self.confidence[index])
 
+    @staticmethod
+    def joined(parts: list[CardDetections]) -> CardDetections:
+        """The cards of several readings in one."""
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return CardDetections()
+        return CardDetections(np.concatenate([p.quads for p in parts]),
+                              np.concatenate([p.scores for p in parts]),
+                              np.concatenate([p.whole for p in parts]),
+                              [s for p in parts for s in p.seats],
+                              [c for p in parts for c in p.cards],
+                              np.concatenate([p.confidence for p in parts]))
+
     @property
     def centres(self) -> np.ndarray:
         return self.quads.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
@@ -117,11 +131,13 @@ class CardDetector:
 
     # -- the network -----------------------------------------------------------------------
 
-    def probabilities(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    def probabilities(self, frame: np.ndarray, long_side: float | None = None,
+                      ) -> tuple[np.ndarray, np.ndarray, float]:
         """(card, core, scale): per-pixel probabilities at the network's size, and the factor
-        from picture pixels to network pixels."""
+        from picture pixels to network pixels. ``long_side``: shrink the picture's long side
+        to this (default: the size the network was trained at)."""
         h, w = frame.shape[:2]
-        scale = self.long_side / max(h, w)
+        scale = (long_side or self.long_side) / max(h, w)
         nw, nh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
         small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
         pw, ph = -nw % 8, -nh % 8
@@ -133,14 +149,24 @@ class CardDetector:
 
     # -- finding cards ---------------------------------------------------------------------
 
-    def detect(self, frame: np.ndarray, calibration=None) -> CardDetections:  # noqa: ANN001
+    def detect(self, frame: np.ndarray, calibration=None,  # noqa: ANN001
+               seats: Collection[Seat] | None = None) -> CardDetections:
         """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
-        gets its seat, and outlines without a card's size on the table are dropped."""
-        x0, y0, view = 0, 0, frame
+        gets its seat, and outlines without a card's size on the table are dropped. ``seats``
+        (with a calibration): look only at these seats' zones and return only their cards, at
+        the scale the whole table would be seen at, so a card reads the same either way; it
+        costs about the share of the table those zones cover."""
+        x0, y0, view, long_side = 0, 0, frame, None
+        seats = None if calibration is None else seats
         if calibration is not None:  # look only at the table, with more pixels for each card
-            x0, y0, x1, y1 = table_box(calibration, frame.shape[1], frame.shape[0])
+            height, width = frame.shape[:2]
+            x0, y0, x1, y1 = table_box(calibration, width, height)
+            if seats is not None:
+                whole_table = max(x1 - x0, y1 - y0)
+                x0, y0, x1, y1 = table_box(calibration, width, height, seats)
+                long_side = self.long_side * max(x1 - x0, y1 - y0) / whole_table
             view = frame[y0:y1, x0:x1]
-        card, core, scale = self.probabilities(view)
+        card, core, scale = self.probabilities(view, long_side)
         sure_card = _fill_holes(card > self.card_threshold)
         seeds = ((core > self.core_threshold) & sure_card).astype(np.uint8)
         _add_missing_seeds(sure_card, seeds)
@@ -159,6 +185,9 @@ class CardDetector:
             bx, by, bw, bh = cv2.boundingRect(region)
             if bw * bh < 12:
                 continue
+            if seats is not None and calibration.seat_at_pixel(
+                    (bx + bw / 2) / scale + x0, (by + bh / 2) / scale + y0) not in seats:
+                continue  # a neighbour's card or a marker: not asked for
             region[by:by + bh, bx:bx + bw] = _fill_holes(region[by:by + bh, bx:bx + bw] > 0)
             area = int(region.sum())
             if area < 12:
@@ -190,12 +219,13 @@ class CardDetector:
         if not quads:
             return CardDetections()
         q = np.array(quads, np.float32)
-        seats: list[Seat | None] = [None] * len(q)
+        found = CardDetections(q, np.array(scores, np.float32), np.array(whole, bool),
+                               [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
         if calibration is not None:
-            centres = q.mean(axis=1)
-            seats = [calibration.seat_at_pixel(float(x), float(y)) for x, y in centres]
-        return CardDetections(q, np.array(scores, np.float32), np.array(whole, bool), seats,
-                              [None] * len(q), np.zeros(len(q), np.float32))
+            found.seats = [calibration.seat_at_pixel(float(x), float(y)) for x, y in q.mean(axis=1)]
+            if seats is not None:
+                found = found[np.array([s in seats for s in found.seats], bool)]
+        return found
 
 
 def _trained_long_side(model: Path, default: int = 256) -> int:
@@ -209,13 +239,20 @@ def _trained_long_side(model: Path, default: int = 256) -> int:
 
 
 def table_box(calibration, width: int, height: int,  # noqa: ANN001
+              seats: Collection[Seat] | None = None,
               margin_mm: float = 40.0) -> tuple[int, int, int, int]:
-    """The part of the picture (x0, y0, x1, y1) that shows the play area and ``margin_mm``
-    around it, so that a card on the area's edge is seen whole."""
-    a = calibration.layout.area_mm
+    """The part of the picture (x0, y0, x1, y1) that shows the play area (or only the zones of
+    ``seats``) and ``margin_mm`` around it, so that a card on the edge is seen whole."""
     m = margin_mm
-    corners = calibration.to_image(np.array([(-m, -m), (a + m, -m), (a + m, a + m),
-                                             (-m, a + m)], float))
+    if seats is None:
+        a = calibration.layout.area_mm
+        table = [(-m, -m), (a + m, -m), (a + m, a + m), (-m, a + m)]
+    else:
+        table = [(x, y) for zone in calibration.layout.zones() if zone.seat in seats
+                 for x in (zone.x0 - m, zone.x1 + m) for y in (zone.y0 - m, zone.y1 + m)]
+        if not table:
+            raise ValueError("no zone to look at")
+    corners = calibration.to_image(np.array(table, float))
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
     x0, y0 = max(0, min(x0, width - 16)), max(0, min(y0, height - 16))

@@ -8,8 +8,9 @@ read (has it changed since?), looking first at the zone's cards as last read (or
 zone while it had none). Then for the frame as a whole it decides:
 
 - ``READ``: a zone's cards have changed and are now still, or something new has come to rest
-  in a zone, or changes have kept moving for ``max_wait`` frames: detect and classify afresh,
-  and every zone takes the new reading;
+  in a zone, or changes have kept moving for ``max_wait`` frames: detect and classify afresh
+  those zones only (``Plan.read``; the detector looks at just their part of the picture), while
+  the other zones keep their last reading;
 - ``KEEP``: otherwise the last reading stands. A zone whose cards are changing under a moving
   hand is left out (``Plan.seats``): the tracker hears nothing from it this frame, rather than
   an old reading or a hand-blurred one. A hand moving beside a zone's cards leaves them be.
@@ -42,6 +43,7 @@ class Action(Enum):
 class Plan:
     action: Action
     seats: frozenset[Seat]  # the zones the tracker hears about this frame
+    read: frozenset[Seat] = frozenset()  # on READ: the zones to read afresh (others keep theirs)
 
 
 class ChangeGate:
@@ -108,30 +110,45 @@ class ChangeGate:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
         moving = np.abs(thumb - previous) > self.pixel_change
-        settled, silent = False, set()
+        settled, silent, touched = set(), set(), set()
         for seat, zone in self.masks.items():
             # the zone's cards as last read (the zone itself when it had none)
             focus = self.card_masks.get(seat, zone)
             if self._count(changed, focus):
+                touched.add(seat)
                 if self._count(moving, focus):
                     silent.add(seat)  # a hand over its cards: the last reading may be stale
                 else:
-                    settled = True  # its cards changed and are still: read them
-            elif self._count(changed, zone) and not self._count(moving, zone):
-                settled = True  # something new has come to rest beside its cards
+                    settled.add(seat)  # its cards changed and are still: read them
+            elif self._count(changed, zone):
+                touched.add(seat)
+                if not self._count(moving, zone):
+                    settled.add(seat)  # something new has come to rest beside its cards
         if not changed.any() or not (settled or silent):
             self.waited = 0
         else:
             self.waited += 1
-        if settled or self.waited >= self.max_wait:
-            return self._read(thumb)
+        if self.waited >= self.max_wait:
+            return self._read(thumb, frozenset(touched) or frozenset(SEATS),
+                              frozenset(SEATS))
+        if settled:
+            return self._read(thumb, frozenset(settled), frozenset(SEATS) - silent)
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
-    def _read(self, thumb: np.ndarray) -> Plan:
-        self.last_read = thumb
+    def _read(self, thumb: np.ndarray, seats: frozenset[Seat] = frozenset(SEATS),
+              heard: frozenset[Seat] = frozenset(SEATS)) -> Plan:
+        """Read the zones of ``seats`` afresh; the others keep their last reading (and their
+        last-read picture, so a change there is still seen as one)."""
+        if self.last_read is None or len(seats) == len(SEATS):
+            self.last_read = thumb
+        else:
+            self.last_read = self.last_read.copy()
+            for seat in seats:
+                mask = self.masks[seat][0]
+                self.last_read[mask] = thumb[mask]
         self.waited = 0
         self.reads += 1
-        return Plan(Action.READ, frozenset(SEATS))
+        return Plan(Action.READ, heard | seats, seats)
 
     def remember(self, detections: CardDetections) -> None:
         """The reading taken on a ``READ`` frame, kept for the frames after it."""

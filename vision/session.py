@@ -150,19 +150,19 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             result.calibrated_frames += 1
         plan = gate.plan(frame.image, calibration)
         if plan.action is Action.READ:
-            detections = detector.detect(frame.image, calibration)
-            zoned = np.array([s is not None for s in detections.seats], bool)
-            if zoned.any():
-                detections = detections[zoned]
+            # only the zones where something has come to rest are read afresh
+            detections = detector.detect(frame.image, calibration, plan.read)
+            if len(detections):
                 classifier.read(frame.image, detections)
-            else:
-                detections = CardDetections()
+            kept = gate.detections
+            kept = kept[np.array([s not in plan.read for s in kept.seats], bool)]
+            detections = CardDetections.joined([kept, detections])
             gate.remember(detections)
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands
             result.reused_frames += 1
         events = tracker.update(detections, frame.index, plan.seats,
-                                fresh=plan.action is Action.READ)
+                                fresh=plan.read if plan.action is Action.READ else False)
         said_now = []
         if frame.index > skip_until and events:
             holding, unread = tracker.holding(), tracker.unread()

@@ -215,15 +215,18 @@ class Tracker:
                       for seat in SEATS}
 
     def update(self, detections: CardDetections, frame: int,
-               seats: Collection[Seat] | None = None, fresh: bool = True) -> list[TrackEvent]:
+               seats: Collection[Seat] | None = None,
+               fresh: bool | Collection[Seat] = True) -> list[TrackEvent]:
         """``seats``: the zones this frame says something about (default: all). A zone left
         out, say because a hand is moving over it, is not updated at all: its counters wait.
-        ``fresh``: the detections were read on this frame (False: kept from an earlier one)."""
+        ``fresh``: the detections were read on this frame (False: kept from an earlier one),
+        or the zones whose detections were."""
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 continue
-            seen = _best_in_zone(detections, seat, fresh)
+            read_now = fresh if isinstance(fresh, bool) else seat in fresh
+            seen = _best_in_zone(detections, seat, read_now)
             events += zone.update(seen, frame)
         return events
 

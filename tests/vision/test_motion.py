@@ -47,6 +47,7 @@ def test_a_moving_hand_silences_only_its_zone_and_the_zone_is_read_once_it_rests
         assert plan.seats == frozenset(SEATS) - {Seat(1)}
     plan = gate.plan(table(seat_one_spot(40)), CALIBRATION)  # it stopped: read now
     assert plan.action is Action.READ and plan.seats == frozenset(SEATS)
+    assert plan.read == {Seat(1)}  # only its zone is read afresh; the others keep theirs
     assert gate.plan(table(seat_one_spot(40)), CALIBRATION).action is Action.KEEP
 
 
@@ -101,3 +102,24 @@ def test_a_hand_beside_a_card_leaves_its_reading_and_a_hand_over_it_silences_it(
         plan = gate.plan(table(seat_one_spot(10 + 20 * step)), CALIBRATION)
         assert plan.action is Action.KEEP and Seat(1) not in plan.seats
     assert gate.plan(table(seat_one_spot(70)), CALIBRATION).action is Action.READ
+
+
+def test_a_zone_not_read_keeps_its_change_pending_until_it_is_read():
+    gate = ChangeGate(max_wait=100)
+    gate.plan(table(), CALIBRATION)
+    x, y = CALIBRATION.to_image(np.array([CALIBRATION.layout.zone(Seat(3)).centre]))[0]
+
+    def frame(hand: float) -> np.ndarray:  # a card in seat 3's zone, a hand in seat 1's
+        image = table(seat_one_spot(hand))
+        image[int(y) - 20:int(y) + 20, int(x) - 15:int(x) + 15] = 240
+        return image
+
+    assert gate.plan(frame(-40), CALIBRATION).action is Action.KEEP  # both arriving
+    # the card is still, the hand moves on: only seat 3 is read, seat 1 stays unheard
+    plan = gate.plan(frame(-20), CALIBRATION)
+    assert plan.action is Action.READ and plan.read == {Seat(3)}
+    assert Seat(1) not in plan.seats
+    # the hand comes to rest: seat 1's change is still pending, and only it is read now
+    plan = gate.plan(frame(-20), CALIBRATION)
+    assert plan.action is Action.READ and plan.read == {Seat(1)}
+    assert gate.plan(frame(-20), CALIBRATION).action is Action.KEEP
