@@ -88,10 +88,10 @@ def speed() -> None:
                 and stage.markers:
             frames.append(picture)
     detector, classifier = CardDetector(threads=2), CardClassifier(threads=1)
-    calibration = from_markers(frames[0])
+    calibrations = [from_markers(frame) for frame in frames]  # each picture has its camera
     times, found = [], []
     for _ in range(3):
-        for frame in frames:
+        for frame, calibration in zip(frames, calibrations):
             started = time.perf_counter()
             detections = classifier.read(frame, detector.detect(frame, calibration))
             times.append(time.perf_counter() - started)

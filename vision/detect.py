@@ -139,7 +139,7 @@ class CardDetector:
         h, w = frame.shape[:2]
         scale = (long_side or self.long_side) / max(h, w)
         nw, nh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
-        small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+        small = _shrink(frame, (nw, nh))
         pw, ph = -nw % 8, -nh % 8
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -185,9 +185,12 @@ class CardDetector:
             bx, by, bw, bh = cv2.boundingRect(region)
             if bw * bh < 12:
                 continue
-            if seats is not None and calibration.seat_at_pixel(
-                    (bx + bw / 2) / scale + x0, (by + bh / 2) / scale + y0) not in seats:
-                continue  # a neighbour's card or a marker: not asked for
+            if calibration is not None:
+                middle = ((bx + bw / 2) / scale + x0, (by + bh / 2) / scale + y0)
+                if seats is not None and calibration.seat_at_pixel(*middle) not in seats:
+                    continue  # a neighbour's card: not asked for
+                if _on_a_marker(calibration, middle):
+                    continue  # the printed markers look like cards to the network
             region[by:by + bh, bx:bx + bw] = _fill_holes(region[by:by + bh, bx:bx + bw] > 0)
             area = int(region.sum())
             if area < 12:
@@ -228,6 +231,25 @@ class CardDetector:
         return found
 
 
+def _on_a_marker(calibration, point: tuple[float, float], margin_mm: float = 5.0) -> bool:  # noqa: ANN001
+    """Does the picture point lie on one of the table's marker squares?"""
+    x, y = calibration.to_table(np.array([point], float))[0]
+    a, m = calibration.layout.area_mm, calibration.layout.marker_mm + margin_mm
+    return (x < m or x > a - m) and (y < m or y > a - m)
+
+
+def _shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` averaged down to ``size`` (w, h). Halving by whole pixels first is some three
+    times cheaper than one averaging resize by an odd factor and gives the same picture; it is
+    done only while both sides are even, so the scale stays exact."""
+    width, height = size
+    while (image.shape[1] >= 2 * width and image.shape[0] >= 2 * height
+           and image.shape[1] % 2 == 0 and image.shape[0] % 2 == 0):
+        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                           interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+
+
 def _trained_long_side(model: Path, default: int = 256) -> int:
     import yaml
 
@@ -256,7 +278,9 @@ def table_box(calibration, width: int, height: int,  # noqa: ANN001
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
     x0, y0 = max(0, min(x0, width - 16)), max(0, min(y0, height - 16))
-    return x0, y0, max(x0 + 16, min(x1, width)), max(y0 + 16, min(y1, height))
+    x1, y1 = max(x0 + 16, min(x1, width)), max(y0 + 16, min(y1, height))
+    # sides a multiple of four pixels: the picture can then be halved twice exactly (_shrink)
+    return x0, y0, x1 - (x1 - x0) % 4, y1 - (y1 - y0) % 4
 
 
 def _fill_holes(mask: np.ndarray, most: float = 0.25) -> np.ndarray:
