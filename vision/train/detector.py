@@ -144,6 +144,10 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
     pictures, maps = make_pictures(args.pictures, args.seed, args.workers)
     val_p, val_m = make_pictures(args.val_pictures, args.seed + 7919, args.workers)
     model = build_model()
+    frozen_norms = False
+    if args.init:  # carry on from an earlier run
+        frozen_norms = load_weights(model, Path(args.init))
+        print(f"starting from {args.init}", file=sys.stderr)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     per_epoch = int(np.ceil(len(pictures) / args.batch))
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
@@ -151,7 +155,7 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
                                                    pct_start=0.15)
     weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
     for epoch in range(1, args.epochs + 1):
-        model.train()
+        _train_mode(model, frozen_norms)
         started = time.monotonic()
         order = np.random.permutation(len(pictures))
         total = 0.0
@@ -166,10 +170,68 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
             schedule.step()
             total += float(loss.detach()) * len(x)
         iou = evaluate(model, val_p, val_m)
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        torch.save(model.state_dict(), Path(args.out) / "detector.pt")  # in case export fails
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, val IoU card "
               f"{iou[0]:.3f} core {iou[1]:.3f} ({time.monotonic() - started:.0f} s)",
               file=sys.stderr)
     export(model, Path(args.out), args, evaluate(model, val_p, val_m))
+
+
+def load_weights(model, path: Path) -> bool:  # noqa: ANN001
+    """Load ``path`` into ``model``: a ``detector.pt`` of an earlier run, or a
+    ``detector.onnx`` this script exported (whose batch norms were folded into the convolutions
+    on export: each comes back as the convolution's bias, and the norms are then kept frozen
+    so the network starts out computing exactly what the model did). Returns whether the
+    norms must stay frozen."""
+    import torch
+
+    if path.suffix != ".onnx":
+        model.load_state_dict(torch.load(path, map_location="cpu"))
+        return False
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    values = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)]
+    norms = {}  # each convolution followed by a batch norm -> that norm
+    for block in model.modules():
+        if isinstance(block, torch.nn.Sequential):
+            for first, second in zip(block, list(block)[1:]):
+                if isinstance(second, torch.nn.BatchNorm2d):
+                    norms[id(first)] = second
+    if len(convs) != len(layers):
+        raise SystemExit(f"{path} has {len(convs)} convolutions, this network "
+                         f"{len(layers)}: not a detector of this shape")
+    with torch.no_grad():
+        for node, layer in zip(convs, layers):
+            weight = torch.from_numpy(values[node.input[1]].copy())
+            bias = torch.from_numpy(values[node.input[2]].copy())
+            if weight.shape != layer.weight.shape:
+                raise SystemExit(f"{path}: a convolution of shape {tuple(weight.shape)} where "
+                                 f"this network has {tuple(layer.weight.shape)}")
+            layer.weight.copy_(weight)
+            norm = norms.get(id(layer))
+            if norm is None:
+                layer.bias.copy_(bias)
+                continue
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    return True
+
+
+def _train_mode(model, frozen_norms: bool) -> None:  # noqa: ANN001
+    import torch
+
+    model.train()
+    if frozen_norms:
+        for module in model.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
 
 
 def evaluate(model, pictures: np.ndarray, maps: np.ndarray) -> tuple[float, float]:
@@ -187,7 +249,6 @@ def evaluate(model, pictures: np.ndarray, maps: np.ndarray) -> tuple[float, floa
                 truth = ((m >> c) & 1).astype(bool)
                 inter[c] += (pred[:, c] & truth).sum()
                 union[c] += (pred[:, c] | truth).sum()
-    model.train()
     return float(inter[0] / max(union[0], 1)), float(inter[1] / max(union[1], 1))
 
 
@@ -217,7 +278,9 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
         "output": "channel 0: card probability, channel 1: card-core probability",
         "core": f"outline shrunk to {CORE} about its centre",
         "trained_on": {"designs": "train split + tiny-0..2", "pictures": args.pictures,
-                       "data_seed": args.seed, "epochs": args.epochs, "crop": args.crop},
+                       "data_seed": args.seed, "epochs": args.epochs, "crop": args.crop,
+                       "learning_rate": args.lr,
+                       "started_from": args.init or "random weights"},
         "validation_iou": {"card": round(iou[0], 4), "core": round(iou[1], 4)},
         "trained": date.today().isoformat(),
         "size_bytes": path.stat().st_size,
@@ -234,4 +297,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val-pictures", type=int, default=200)
     parser.add_argument("--crop", type=int, default=0, help="train on square crops of this "
                         "size (default 0: whole pictures)")
+    parser.add_argument("--init", help="start from these weights: a detector.pt of an earlier "
+                        "run, or a detector.onnx this script wrote")
     return run_training(parser, argv, train)

@@ -1,0 +1,29 @@
+"""Training helpers that need the optional ``train`` extra (PyTorch, onnx); skipped without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def test_a_detector_training_run_can_start_from_the_shipped_model_exactly():
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    import onnxruntime
+
+    from vision.train.detector import _train_mode, build_model, load_weights
+
+    model = build_model()
+    frozen = load_weights(model, MODELS / "detector.onnx")
+    assert frozen  # the folded batch norms must not move with each batch's statistics
+    _train_mode(model, frozen)
+    picture = np.random.default_rng(1).random((2, 3, 144, 256), dtype=np.float32)
+    with torch.no_grad():
+        ours = torch.sigmoid(model(torch.from_numpy(picture))).numpy()
+    shipped = onnxruntime.InferenceSession(str(MODELS / "detector.onnx")).run(
+        None, {"picture": picture})[0]
+    assert np.abs(ours - shipped).max() < 1e-4
