@@ -108,10 +108,6 @@ class TinyFaces:
     def _pip_size(self, card: Card) -> float:
         return self.width * (0.16 if card.rank != Rank.ACE else 0.34)
 
-    def _pip_place(self, x: float, y: float) -> tuple[float, float]:
-        """Where a pip drawn at (x, y) of the standard layout goes on this design."""
-        return x, y
-
     def _draw_face(self, card: Card) -> np.ndarray:
         w, h = self.width, self.height
         image = self._blank(self._paper())
@@ -126,7 +122,6 @@ class TinyFaces:
             self._court(image, card, ink, font)
         else:
             for x, y, flip in _pip_positions(card.rank):
-                x, y = self._pip_place(x, y)
                 _suit_symbol(image, card.suit, (int(w * x), int(h * y)), self._pip_size(card),
                              (*ink, 255), flip)
         a = layer.astype(np.float32)[..., None] / 255
@@ -200,13 +195,6 @@ class RandomFaces(TinyFaces):
         self.court_seed = int(rng.integers(2 ** 31))
         self.big_index = bool(rng.random() < 0.15)  # a "jumbo index" deck
         self.court_style = str(rng.choice(["shapes", "letter", "figure"], p=[0.5, 0.25, 0.25]))
-        # drawn last, so that the designs above keep what they were drawn with before
-        self.pip_spread = (float(rng.uniform(0.8, 1.08)), float(rng.uniform(0.85, 1.05)))
-        self.index_shift = (float(rng.uniform(-0.015, 0.03)), float(rng.uniform(-0.01, 0.03)))
-
-    def _pip_place(self, x: float, y: float) -> tuple[float, float]:
-        # pips spread wider or closer, taller or shorter, as decks differ
-        return 0.5 + (x - 0.5) * self.pip_spread[0], 0.5 + (y - 0.5) * self.pip_spread[1]
 
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
@@ -227,11 +215,10 @@ class RandomFaces(TinyFaces):
         k = self.index_scale * (1.6 if self.big_index else 1.0)
         scale = (w / 170 if len(text) == 1 else w / 230) * k
         colour = (*ink, 255)
-        dx, dy = int(w * self.index_shift[0]), int(w * self.index_shift[1])
-        cv2.putText(image, text, (int(w * 0.04) + dx, int(w * 0.16 * k) + dy), font, scale,
-                    colour, max(1, int(w // 60 * k)), cv2.LINE_AA)
-        _suit_symbol(image, card.suit, (int(w * 0.11 * k) + dx, int(w * 0.27 * k) + dy),
-                     w * 0.11 * k, colour)
+        cv2.putText(image, text, (int(w * 0.04), int(w * 0.16 * k)), font, scale, colour,
+                    max(1, int(w // 60 * k)), cv2.LINE_AA)
+        _suit_symbol(image, card.suit, (int(w * 0.11 * k), int(w * 0.27 * k)), w * 0.11 * k,
+                     colour)
 
     def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
         """A panel in one of the design's court styles: coloured shapes, the rank's letter drawn

@@ -24,7 +24,7 @@ import numpy as np
 from . import run_training, training_parser
 from ..cardclasses import CLASSES, CROP_SIZE
 
-RANDOM_DESIGNS = 96
+RANDOM_DESIGNS = 48
 
 
 def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
