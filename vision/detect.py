@@ -6,8 +6,11 @@ the table) shrunk to the long side it was trained at, ``input_long_side`` pixels
 says, for every pixel, whether it shows a card and whether it lies in a card's core (the middle
 of a card, well inside its edges). Cores tell touching cards apart: each core seeds one card,
 and the card pixels around it are shared out between the seeds (a watershed). Each card's region
-is then fitted with a quadrilateral, which is refined on the full-size picture by snapping its
-edges to the strongest nearby edges.
+is then fitted with a quadrilateral (on a calibrated table: a card-sized rectangle on the table
+plane), which is refined on the full-size picture by snapping its edges to the strongest
+nearby edges. With a calibration the detector can also look at only some seats' zones, which
+costs about the share of the table they cover (``vision.motion`` reads only the zones where
+something has come to rest).
 
 A card whose region does not fill its outline (a hand over it, the picture's edge through it) is
 kept but marked ``whole=False``: the classifier does not read it and the referee asks for it to
@@ -92,7 +95,7 @@ class CardDetections:
 
 SNAP_REACH = 0.15  # edges are looked for this fraction of a card's short side either side
 SLANT = 0.9  # a free quadrilateral replaces the enclosing rectangle when this much smaller
-CARD_SIZE_TOLERANCE = 0.22  # on a calibrated table, a whole card's sides are this close to a card's
+CARD_SIZE_TOLERANCE = 0.22  # a whole card's sides on a calibrated table: this close to a card's
 
 
 class DetectorError(RuntimeError):
@@ -101,10 +104,10 @@ class DetectorError(RuntimeError):
 
 class CardDetector:
     """``core_threshold``: how sure the net must be that a pixel is in a card's middle for it
-    to seed a card (lower finds fainter cards, and more false ones). ``fill``: how convex a card's
-    region must be (its area over its convex hull's) to count as whole (higher rejects more
-    half-hidden cards, and more whole cards whose edges are faint). ``min_side_px``: outlines whose short
-    side is shorter (in the full picture) are ignored. ``threads``: onnxruntime threads (default:
+    to seed a card (lower finds fainter cards, and more false ones). ``fill``: how convex a
+    card's region must be (its area over its convex hull's) to count as whole (higher rejects
+    more half-hidden cards, and more whole cards whose edges are faint). ``min_side_px``:
+    outlines whose short side is shorter (in the full picture) are ignored. ``threads``: onnxruntime threads (default:
     up to two; give 1 when several processes share the cores)."""
 
     def __init__(self, model: Path | str = MODELS / "detector.onnx",
@@ -225,13 +228,15 @@ class CardDetector:
         found = CardDetections(q, np.array(scores, np.float32), np.array(whole, bool),
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
         if calibration is not None:
-            found.seats = [calibration.seat_at_pixel(float(x), float(y)) for x, y in q.mean(axis=1)]
+            found.seats = [calibration.seat_at_pixel(float(x), float(y))
+                           for x, y in q.mean(axis=1)]
             if seats is not None:
                 found = found[np.array([s in seats for s in found.seats], bool)]
         return found
 
 
-def _on_a_marker(calibration, point: tuple[float, float], margin_mm: float = 5.0) -> bool:  # noqa: ANN001
+def _on_a_marker(calibration, point: tuple[float, float],  # noqa: ANN001
+                 margin_mm: float = 5.0) -> bool:
     """Does the picture point lie on one of the table's marker squares?"""
     x, y = calibration.to_table(np.array([point], float))[0]
     a, m = calibration.layout.area_mm, calibration.layout.marker_mm + margin_mm
@@ -367,8 +372,9 @@ def _join_split_cores(sure_card: np.ndarray, markers: np.ndarray, fill: float,
         markers[cores] = labels[0]
 
 
-def _fit_on_table(quad: np.ndarray, region: np.ndarray, scale: float, offset: tuple[int, int],
-                  calibration, snap: float = 0.3) -> tuple[np.ndarray, bool]:  # noqa: ANN001
+def _fit_on_table(quad: np.ndarray, region: np.ndarray, scale: float,  # noqa: ANN001
+                  offset: tuple[int, int], calibration,
+                  snap: float = 0.3) -> tuple[np.ndarray, bool]:
     """On a calibrated table every card is a rectangle of a card's size, however the camera
     looks at it: ``quad`` (picture pixels) is seen from above, squared up there and, when it
     is about a card's size, given exactly a card's size about its centre, so a blurred or

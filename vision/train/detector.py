@@ -266,7 +266,8 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "detector.onnx"
-    torch.onnx.export(WithSigmoid(model.eval()), torch.zeros(1, 3, NET_SIZE[1], NET_SIZE[0]), str(path),
+    torch.onnx.export(WithSigmoid(model.eval()), torch.zeros(1, 3, NET_SIZE[1], NET_SIZE[0]),
+                      str(path),
                       input_names=["picture"], output_names=["card_and_core"],
                       opset_version=17, dynamo=False,
                       dynamic_axes={"picture": {0: "n", 2: "h", 3: "w"},
