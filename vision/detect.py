@@ -198,14 +198,15 @@ class CardDetector:
             area = int(region.sum())
             if area < 12:
                 continue
-            fitted = _fit_quad(region)
+            # on a calibrated table a card-sized region is squared up on the table; any other
+            # region (and every region without a calibration) gets the best quadrilateral
+            on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
+                region, scale, (x0, y0), calibration)
+            fitted = _fit_quad(region, search=on_table is None)
             if fitted is None:
                 continue
             quad_small, hull_area = fitted
-            quad = (quad_small + 0.5) / scale - 0.5 + (x0, y0)
-            card_sized = True
-            if calibration is not None:
-                quad, card_sized = _fit_on_table(quad, region, scale, (x0, y0), calibration)
+            quad = (quad_small + 0.5) / scale - 0.5 + (x0, y0) if on_table is None else on_table
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
@@ -372,16 +373,16 @@ def _join_split_cores(sure_card: np.ndarray, markers: np.ndarray, fill: float,
         markers[cores] = labels[0]
 
 
-def _fit_on_table(quad: np.ndarray, region: np.ndarray, scale: float,  # noqa: ANN001
-                  offset: tuple[int, int], calibration,
-                  snap: float = 0.3) -> tuple[np.ndarray, bool]:
+def _fit_on_table(region: np.ndarray, scale: float, offset: tuple[int, int],  # noqa: ANN001
+                  calibration, snap: float = 0.3) -> tuple[np.ndarray | None, bool]:
     """On a calibrated table every card is a rectangle of a card's size, however the camera
-    looks at it: ``quad`` (picture pixels) is seen from above, squared up there and, when it
-    is about a card's size, given exactly a card's size about its centre, so a blurred or
-    half-seen outline still gives the card's true corners (which the edge snapping then
-    refines). Outlines far from a card's size are returned as they were. Also says whether
-    the outline seen has a card's size (within the 22 % that a whole card must be within):
-    a card cut short by a hand is snapped to its full size but not called whole."""
+    looks at it: the ``region`` (network pixels; ``scale`` and ``offset`` map them to the
+    picture) is seen from above, squared up there and, when it is about a card's size, given
+    exactly a card's size about its centre, so a blurred or half-seen outline still gives the
+    card's true corners in the picture (which the edge snapping then refines). A region far
+    from a card's size gives None. Also says whether the region seen has a card's size (within
+    the 22 % that a whole card must be within): a card cut short by a hand is snapped to its
+    full size but not called whole."""
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outline = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
     # the region's pixels are whole pixels: its outline runs half a pixel outside their centres
@@ -395,14 +396,16 @@ def _fit_on_table(quad: np.ndarray, region: np.ndarray, scale: float,  # noqa: A
     size = (short, long) if w <= h else (long, short)
     off = max(abs(min(w, h) - short) / short, abs(max(w, h) - long) / long)
     if off >= snap:
-        return quad, False
+        return None, False
     box = cv2.boxPoints(((cx, cy), size, angle)).astype(np.float64)
     return calibration.to_image(box), off < CARD_SIZE_TOLERANCE
 
 
-def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
+def _fit_quad(region: np.ndarray, search: bool = True) -> tuple[np.ndarray, float] | None:
     """A quadrilateral around a card region (network pixels), and the area of the region's
-    convex hull (in the same pixels, counted as the region's are)."""
+    convex hull (in the same pixels, counted as the region's are). ``search=False``: only the
+    least enclosing rectangle (when the outline comes from elsewhere and only the hull's area
+    is wanted)."""
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
@@ -410,14 +413,14 @@ def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     quad = None
-    for k in (0.02, 0.04, 0.06, 0.08, 0.1):
+    for k in (0.02, 0.04, 0.06, 0.08, 0.1) if search else ():
         approx = cv2.approxPolyDP(hull, k * perimeter, True)
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float64)
             break
     rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
     rect_area = cv2.contourArea(rect.astype(np.float32))
-    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * rect_area:
+    if search and (quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * rect_area):
         # No four corners stand out (a small region is ragged). A card seen at a slant is a
         # parallelogram or a trapezium, not a rectangle: when the quadrilateral that encloses
         # the hull with the least area is clearly tighter than the rectangle, it is the
@@ -427,6 +430,8 @@ def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
         if (quad is None or not _parallel_sided(quad)
                 or cv2.contourArea(quad.astype(np.float32)) > SLANT * rect_area):
             quad = rect
+    if quad is None:
+        quad = rect
     hull_mask = np.zeros_like(region)
     cv2.fillConvexPoly(hull_mask, hull, 1)
     # region pixels are whole pixels: the outline runs half a pixel outside their centres
@@ -485,46 +490,45 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
     and return the corners where the snapped edges meet; keeps the input where that fails."""
     quad = np.asarray(quad, np.float64).reshape(4, 2)
     h, w = gray.shape[:2]
-    centre = quad.mean(axis=0)
-    lines = []
+    starts, ends = quad, np.roll(quad, -1, axis=0)
+    along = ends - starts  # (4, 2)
+    lengths = np.hypot(along[:, 0], along[:, 1])
+    if lengths.min() < 8:
+        return quad
+    normals = np.stack([-along[:, 1], along[:, 0]], axis=1) / lengths[:, None]
+    outward = np.einsum("ij,ij->i", (starts + ends) / 2 - quad.mean(axis=0), normals) >= 0
+    normals[~outward] *= -1  # point outwards
     offsets = np.arange(-reach, reach + 0.5, 1.0)
+    ts = np.linspace(0.15, 0.85, samples)
+    points = starts[:, None, :] + ts[None, :, None] * along[:, None, :]  # (4, S, 2)
+    probe = points[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]
+    values = cv2.remap(gray, probe[..., 0].reshape(4 * samples, -1).astype(np.float32),
+                       probe[..., 1].reshape(4 * samples, -1).astype(np.float32),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    step = np.abs(np.diff(values.astype(np.float32), axis=1)).reshape(4, samples, -1)
+    # the card's own outline is the outermost strong edge (pips and frames lie inside it)
+    peak = step.max(axis=2, keepdims=True)
+    candidates = (step >= 0.5 * peak) & (step > 8)
+    last = step.shape[2] - 1 - np.argmax(candidates[:, :, ::-1], axis=2)  # (4, S)
+    best = np.where(candidates.any(axis=2), last, 0)
+    strong = np.take_along_axis(candidates, best[..., None], axis=2)[..., 0]  # (4, S)
+    if (strong.sum(axis=1) < samples // 2).any():
+        return quad
+    lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        along = b - a
-        length = float(np.linalg.norm(along))
-        if length < 8:
-            return quad
-        normal = np.array([-along[1], along[0]]) / length
-        if np.dot((a + b) / 2 - centre, normal) < 0:
-            normal = -normal  # point outwards
-        ts = np.linspace(0.15, 0.85, samples)
-        points = a[None, :] + ts[:, None] * along[None, :]
-        probe = points[:, None, :] + offsets[None, :, None] * normal[None, None, :]
-        xs = probe[..., 0].astype(np.float32)
-        ys = probe[..., 1].astype(np.float32)
-        values = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        values = values.astype(np.float32)
-        step = np.abs(np.diff(values, axis=1))
-        # the card's own outline is the outermost strong edge (pips and frames lie inside it)
-        peak = step.max(axis=1, keepdims=True)
-        candidates = (step >= 0.5 * peak) & (step > 8)
-        best = np.where(candidates.any(axis=1),
-                        step.shape[1] - 1 - np.argmax(candidates[:, ::-1], axis=1), 0)
-        strong = candidates[np.arange(samples), best]
-        if strong.sum() < samples // 2:
-            return quad
-        found = points[strong] + ((offsets[best[strong]] + 0.5)[:, None]) * normal[None, :]
+        found = points[i, strong[i]] + (offsets[best[i, strong[i]]] + 0.5)[:, None] * normals[i]
         vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
                                      0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        lines.append((float(x0), float(y0), float(vx), float(vy)))
     corners = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
+    for i in range(4):  # where the line of edge i - 1 meets the line of edge i
+        x1, y1, dx1, dy1 = lines[i - 1]
+        x2, y2, dx2, dy2 = lines[i]
+        det = dx2 * dy1 - dx1 * dy2
+        if abs(det) < 1e-6:
             return quad
-        t = np.linalg.solve(m, p2 - p1)
-        corners.append(p1 + t[0] * d1)
+        t = (dx2 * (y2 - y1) - dy2 * (x2 - x1)) / det
+        corners.append((x1 + t * dx1, y1 + t * dy1))
     refined = np.array(corners)
     if np.abs(refined - quad).max() > reach * 1.5 or not (
             (refined >= -reach) & (refined <= [w + reach, h + reach])).all():

@@ -78,7 +78,7 @@ def test_a_blurred_card_on_the_table_is_given_exactly_a_cards_size():
     true_mm = cv2.boxPoints(((250, 250), CARD_MM, 30.0)).astype(np.float64)
     seen_mm = centre + 0.85 * (true_mm - centre)  # the network saw it 15 % small
     region = _polygon_mask(calibration.to_image(seen_mm), (720, 1280))
-    quad, card_sized = _fit_on_table(np.zeros((4, 2)), region, 1.0, (0, 0), calibration)
+    quad, card_sized = _fit_on_table(region, 1.0, (0, 0), calibration)
     assert card_sized
     fitted_mm = calibration.to_table(quad)
     assert np.linalg.norm(fitted_mm[:, None] - true_mm[None], axis=2).min(axis=0).max() < 2.5
@@ -89,14 +89,13 @@ def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
     # only 70 % of its length shows: snapped to a card's size for its outline, but not whole
     seen_mm = cv2.boxPoints(((250, 250), (CARD_MM[0], 0.74 * CARD_MM[1]), 0.0))
     region = _polygon_mask(calibration.to_image(seen_mm.astype(np.float64)), (720, 1280))
-    quad, card_sized = _fit_on_table(np.zeros((4, 2)), region, 1.0, (0, 0), calibration)
+    quad, card_sized = _fit_on_table(region, 1.0, (0, 0), calibration)
     assert not card_sized
     sides = np.linalg.norm(np.roll(calibration.to_table(quad), -1, axis=0)
                            - calibration.to_table(quad), axis=1)
     assert abs(max(sides) - CARD_MM[1]) < 1.5
-    # and a region nothing like a card is left as it was
+    # and a region nothing like a card is not squared up
     blob = _polygon_mask(calibration.to_image(cv2.boxPoints(((250, 250), (150, 150), 0.0))
                                               .astype(np.float64)), (720, 1280))
-    given = np.ones((4, 2))
-    quad, card_sized = _fit_on_table(given, blob, 1.0, (0, 0), calibration)
-    assert quad is given and not card_sized
+    quad, card_sized = _fit_on_table(blob, 1.0, (0, 0), calibration)
+    assert quad is None and not card_sized
