@@ -99,13 +99,13 @@ class Referee:
         self.tricks: list[Trick] = []
         self.points = {Pair.A: 0, Pair.B: 0}
         self.cheat: Cheat | None = None
-        self._played: dict[Card, int] = {}  # card -> round it was first played
-        self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card]] = {}
-        # How surely each card played (and the trump) was read, as evidence: a proof rests on
-        # earlier readings too. A reading not yet ``confirmed`` (seen on one look only) is no
-        # evidence until ``confirm`` raises it.
-        self._sureness: dict[Card, float] = {}
-        self._failed_lead: dict[tuple[Seat, Suit], Card | None] = {}  # None: a guessed lead
+        # card -> [round it was first played, how surely it was read then]. A proof rests on
+        # earlier readings too; a reading not yet ``confirmed`` (seen on one look only) is no
+        # evidence until ``confirm`` raises it. The trump's sureness is kept the same way.
+        self._played: dict[Card, list] = {}
+        # (seat, suit it failed to follow) -> (round, the off-suit card, the lead card, or None
+        # when who led was a guess)
+        self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card, Card | None]] = {}
         self._trump_sureness = 1.0
         self._transitions: dict[tuple[Phase, type], Callable[..., list[Announcement]]] = {
             (Phase.AWAITING_TRUMP, TrumpRevealed): self._reveal_trump,
@@ -187,20 +187,18 @@ class Referee:
             if isinstance(cheat, RevokeProven):
                 del self._failed_to_follow[(seat, card.suit)]
         if card not in self._played:
-            self._played[card] = self.round
-            self._sureness[card] = event.confidence if event.confirmed else 0.0
+            self._played[card] = [self.round, event.confidence if event.confirmed else 0.0]
         if not self.plays:
             self.leader = seat
-        if self.plays:
+        else:
             lead = self.plays[0].card.suit
             trump = self.trump_suit
             if card.suit is not lead:
                 if (seat, lead) not in self._failed_to_follow:
-                    self._failed_to_follow[(seat, lead)] = (self.round, card)
                     # after a dropped trick, who leads is a guess (the true lead may be the
                     # next card missed): a failure to follow is then no evidence of a revoke
-                    self._failed_lead[(seat, lead)] = None if self.missed \
-                        else self.plays[0].card
+                    self._failed_to_follow[(seat, lead)] = (
+                        self.round, card, None if self.missed else self.plays[0].card)
                 if card.suit is trump:
                     said.append(Cut(self.round, seat, card, lead))
         self.plays.append(Play(seat, card))
@@ -215,33 +213,33 @@ class Referee:
         cheats: list[Cheat] = []
         sure = self.accuse_confidence
         if card in self._played:
-            if self._sureness[card] >= sure:
-                cheats.append(CardAlreadyPlayed(seat, card, self.round, self._played[card]))
+            first_round, sureness = self._played[card]
+            if sureness >= sure:
+                cheats.append(CardAlreadyPlayed(seat, card, self.round, first_round))
         elif card == self.trump and seat != self.order.dealer:
             if self._trump_sureness >= sure:
                 cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
         failed = self._failed_to_follow.get((seat, card.suit))
-        if failed is not None and self._failure_sureness(seat, card.suit) >= sure:
-            failed_round, failed_card = failed
+        if failed is not None and self._failure_sureness(failed) >= sure:
+            failed_round, failed_card, _ = failed
             cheats.append(
                 RevokeProven(seat, failed_card, failed_round, card.suit, card, self.round)
             )
         return cheats
 
-    def _failure_sureness(self, seat: Seat, suit: Suit) -> float:
-        """How surely ``seat`` is known to have failed to follow ``suit``: both its off-suit
-        card and the lead it did not follow must have been read surely."""
-        _, off_suit = self._failed_to_follow[(seat, suit)]
-        lead = self._failed_lead[(seat, suit)]
+    def _failure_sureness(self, failed: tuple[int, Card, Card | None]) -> float:
+        """How surely a failure to follow (an entry of ``_failed_to_follow``) is known: both
+        the off-suit card and the lead it did not follow must have been read surely."""
+        _, off_suit, lead = failed
         if lead is None:
             return 0.0
-        return min(self._sureness.get(off_suit, 0.0), self._sureness.get(lead, 0.0))
+        return min(self._played[off_suit][1], self._played[lead][1])
 
     def confirm(self, card: Card, confidence: float) -> None:
         """A card already taken was read again, on a separate look, this surely: as evidence
         it now counts that much (the camera referee calls this; game files never need to)."""
-        if card in self._sureness:
-            self._sureness[card] = max(self._sureness[card], confidence)
+        if card in self._played:
+            self._played[card][1] = max(self._played[card][1], confidence)
         elif card == self.trump:
             self._trump_sureness = max(self._trump_sureness, confidence)
 

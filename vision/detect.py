@@ -172,12 +172,13 @@ class CardDetector:
         card, core, scale = self.probabilities(view, long_side)
         sure_card = _fill_holes(card > self.card_threshold)
         seeds = ((core > self.core_threshold) & sure_card).astype(np.uint8)
-        _add_missing_seeds(sure_card, seeds)
+        groups = cv2.connectedComponents(sure_card.astype(np.uint8), connectivity=4)
+        _add_missing_seeds(sure_card, seeds, groups)
         count, markers = cv2.connectedComponents(seeds, connectivity=4)
         if count <= 1:
             return CardDetections()
         markers = markers.astype(np.int32)
-        _join_split_cores(sure_card, markers, self.fill, calibration, scale, (x0, y0))
+        _join_split_cores(groups, markers, self.fill, calibration, scale, (x0, y0))
         markers[(markers == 0) & ~sure_card] = count  # background seed
         picture = cv2.cvtColor((card * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
         cv2.watershed(picture, markers)
@@ -194,7 +195,6 @@ class CardDetector:
                     continue  # a neighbour's card: not asked for
                 if _on_a_marker(calibration, middle):
                     continue  # the printed markers look like cards to the network
-            region[by:by + bh, bx:bx + bw] = _fill_holes(region[by:by + bh, bx:bx + bw] > 0)
             area = int(region.sum())
             if area < 12:
                 continue
@@ -319,10 +319,12 @@ def _fill_holes(mask: np.ndarray, most: float = 0.25) -> np.ndarray:
     return filled
 
 
-def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
+def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray,
+                       groups: tuple[int, np.ndarray]) -> None:
     """A card region in which no core was found still gets a seed: the pixels deepest inside
-    it (a faint or small card whose core the network was unsure of)."""
-    count, regions = cv2.connectedComponents(sure_card.astype(np.uint8), connectivity=4)
+    it (a faint or small card whose core the network was unsure of). ``groups``: the card
+    mask's connected regions, (count, labels)."""
+    count, regions = groups
     if count <= 1:
         return
     seeded = np.zeros(count, bool)
@@ -337,7 +339,7 @@ def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray) -> None:
             seeds[inside & (depth >= 0.7 * deepest)] = 1
 
 
-def _join_split_cores(sure_card: np.ndarray, markers: np.ndarray, fill: float,
+def _join_split_cores(groups: tuple[int, np.ndarray], markers: np.ndarray, fill: float,
                       calibration, scale: float,  # noqa: ANN001
                       offset: tuple[int, int]) -> None:
     """Give one label to the core pieces of a card whose core came out broken.
@@ -346,10 +348,11 @@ def _join_split_cores(sure_card: np.ndarray, markers: np.ndarray, fill: float,
     piece would seed a fragment of the same card. A group of card pixels that is itself one
     card (a full quadrilateral of a card's shape, and size on a calibrated table) whose core
     pieces all lie in its middle is one card. Two cards side by side make a group of a card's
-    proportions too, but each of their cores reaches out of the group's middle."""
-    count, groups = cv2.connectedComponents(sure_card.astype(np.uint8), connectivity=4)
+    proportions too, but each of their cores reaches out of the group's middle. ``groups``:
+    the card mask's connected regions, (count, labels)."""
+    count, labels_of = groups
     for group in range(1, count):
-        inside = groups == group
+        inside = labels_of == group
         labels = np.unique(markers[inside])
         labels = labels[labels > 0]
         if len(labels) < 2:

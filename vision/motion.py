@@ -22,6 +22,7 @@ often enough. Without a calibration there are no zones and nothing is read.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 
@@ -152,12 +153,14 @@ class ChangeGate:
         self.reads += 1
         return Plan(Action.READ, heard | seats, seats)
 
-    def remember(self, detections: CardDetections) -> None:
-        """The reading taken on a ``READ`` frame, kept for the frames after it."""
-        self.detections = detections
+    def remember(self, detections: CardDetections, seats: Collection[Seat]) -> CardDetections:
+        """The reading of the zones of ``seats`` taken on a ``READ`` frame; the other zones keep
+        theirs. Returns the whole reading, which stands for the frames after it."""
+        kept = self.detections[np.array([s not in seats for s in self.detections.seats], bool)]
+        detections = self.detections = CardDetections.joined([kept, detections])
         self.card_masks = {}
         if self.previous is None:
-            return
+            return detections
         masks: dict[Seat, np.ndarray] = {}
         for quad, seat in zip(detections.quads, detections.seats):
             if seat is None:
@@ -167,3 +170,4 @@ class ChangeGate:
             cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
         self.card_masks = {seat: self._region(cv2.dilate(mask, np.ones((3, 3), np.uint8)))
                            for seat, mask in masks.items()}
+        return detections

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
 
 from .detect import CardDetections
 from .game import Said, TableReferee
@@ -154,15 +153,11 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             detections = detector.detect(frame.image, calibration, plan.read)
             if len(detections):
                 classifier.read(frame.image, detections)
-            kept = gate.detections
-            kept = kept[np.array([s not in plan.read for s in kept.seats], bool)]
-            detections = CardDetections.joined([kept, detections])
-            gate.remember(detections)
+            detections = gate.remember(detections, plan.read)
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands
             result.reused_frames += 1
-        events = tracker.update(detections, frame.index, plan.seats,
-                                fresh=plan.read if plan.action is Action.READ else False)
+        events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read)
         said_now = []
         if frame.index > skip_until and events:
             holding, unread = tracker.holding(), tracker.unread()

@@ -106,8 +106,7 @@ class ZoneTracker:
     @property
     def unread(self) -> bool:
         """A card lies in the zone (as last seen) but has not landed: unsure, hidden or new."""
-        last = self.recent[-1] if self.recent else None
-        return last is not None and self.holds is None
+        return bool(self.recent) and self.recent[-1] is not None and self.holds is None
 
     def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
         self.recent.append(seen)
@@ -216,17 +215,16 @@ class Tracker:
 
     def update(self, detections: CardDetections, frame: int,
                seats: Collection[Seat] | None = None,
-               fresh: bool | Collection[Seat] = True) -> list[TrackEvent]:
+               fresh: Collection[Seat] | None = None) -> list[TrackEvent]:
         """``seats``: the zones this frame says something about (default: all). A zone left
         out, say because a hand is moving over it, is not updated at all: its counters wait.
-        ``fresh``: the detections were read on this frame (False: kept from an earlier one),
-        or the zones whose detections were."""
+        ``fresh``: the zones whose detections were read on this frame (default: all); the
+        others' were kept from an earlier one."""
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 continue
-            read_now = fresh if isinstance(fresh, bool) else seat in fresh
-            seen = _best_in_zone(detections, seat, read_now)
+            seen = _best_in_zone(detections, seat, fresh is None or seat in fresh)
             events += zone.update(seen, frame)
         return events
 

@@ -18,6 +18,10 @@ def _polygon_mask(points, shape=(120, 160)) -> np.ndarray:
     return mask
 
 
+def _groups(mask: np.ndarray):
+    return cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+
+
 def test_small_holes_are_filled_and_table_between_cards_is_not():
     mask = _polygon_mask([(20, 20), (60, 20), (60, 80), (20, 80)]).astype(bool)
     mask[45:55, 35:45] = False  # a dark pip the network called "not a card"
@@ -54,7 +58,7 @@ def test_core_pieces_of_one_card_are_joined_but_two_cards_side_by_side_stay_two(
     markers = np.zeros(card.shape, np.int32)
     markers[45:58, 55:80] = 1  # its core, broken in two by a big pip
     markers[62:75, 55:80] = 2
-    _join_split_cores(card, markers, 0.88, None, 1.0, (0, 0))
+    _join_split_cores(_groups(card), markers, 0.88, None, 1.0, (0, 0))
     assert set(np.unique(markers)) == {0, 1}
 
     pair = np.zeros((120, 200), bool)
@@ -62,7 +66,7 @@ def test_core_pieces_of_one_card_are_joined_but_two_cards_side_by_side_stay_two(
     markers = np.zeros(pair.shape, np.int32)
     markers[33:63, 38:82] = 1  # each card's own core, 0.55 of it about its middle
     markers[33:63, 118:162] = 2
-    _join_split_cores(pair, markers, 0.88, None, 1.0, (0, 0))
+    _join_split_cores(_groups(pair), markers, 0.88, None, 1.0, (0, 0))
     assert set(np.unique(markers)) == {0, 1, 2}
 
 

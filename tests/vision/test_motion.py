@@ -92,7 +92,7 @@ def test_a_hand_beside_a_card_leaves_its_reading_and_a_hand_over_it_silences_it(
     gate = ChangeGate(max_wait=100)
     card = seat_one_spot(50)
     gate.plan(table(), CALIBRATION)
-    gate.remember(card_read_at(card))
+    gate.remember(card_read_at(card), SEATS)
     # the hand moves in the zone's far corner, away from the card: seat 1 still counts
     for step in range(3):
         plan = gate.plan(table(seat_one_spot(-85 + 20 * step)), CALIBRATION)

@@ -214,12 +214,12 @@ def test_a_played_card_taken_away_mid_trick_ends_the_trick_unscored():
 def test_kept_readings_are_not_second_looks_but_a_fresh_read_confirms():
     tracker = Tracker()
     reading = frame_of({1: ("AH", 0.99, True)})
-    events = tracker.update(reading, 0, fresh=True)
+    events = tracker.update(reading, 0)
     for n in range(1, 6):  # the same reading kept: the card lands on one look
-        events += tracker.update(reading, n, fresh=False)
+        events += tracker.update(reading, n, fresh=())
     landed = [e for e in events if isinstance(e, CardLanded)]
     assert len(landed) == 1 and landed[0].looks == 1
     assert not [e for e in events if isinstance(e, CardConfirmed)]
-    confirmed = tracker.update(frame_of({1: ("AH", 0.97, True)}), 6, fresh=True)
+    confirmed = tracker.update(frame_of({1: ("AH", 0.97, True)}), 6)
     assert [(type(e).__name__, round(e.confidence, 4)) for e in confirmed] == [
         ("CardConfirmed", 0.97)]
