@@ -20,6 +20,9 @@ def load_session(path: Path | str, threads: int, what: str, error: type[Exceptio
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # Idle pool threads would otherwise spin for a while after each run, taking the cores
+    # that video decoding and the rest of the frame's work need.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # onnxruntime raises its own exception types
