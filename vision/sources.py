@@ -8,8 +8,9 @@ truncated or corrupt file), how often a camera had to be opened again. Sources r
 
 from __future__ import annotations
 
-import contextlib
 import os
+import queue
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +20,10 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+# FFmpeg writes its complaints about damaged files straight to the terminal; we say what went
+# wrong in one line of our own instead. OpenCV reads this when it first opens a video.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+READ_AHEAD = 32  # frames decoded ahead of the referee when replaying (1280x720: 2.8 MB each)
 
 
 class SourceError(RuntimeError):
@@ -46,26 +51,6 @@ def _quiet() -> None:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 
-@contextlib.contextmanager
-def _no_library_chatter() -> Iterator[None]:
-    """FFmpeg writes its complaints about damaged files straight to file descriptor 2; we say
-    what went wrong in one line of our own instead."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-            try:
-                yield
-            finally:
-                os.dup2(saved, 2)
-    finally:
-        os.close(saved)
-
-
 def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator[Frame]:
     """The frames of a video file. A file that stops decoding before its stated length is
     reported in ``stats`` (``ended_early``), not raised: what was read stays usable."""
@@ -76,8 +61,7 @@ def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator
         raise SourceError(f"video '{path}' does not exist")
     if path.is_dir():
         raise SourceError(f"'{path}' is a folder, not a video (use a folder source)")
-    with _no_library_chatter():
-        capture = cv2.VideoCapture(str(path))
+    capture = cv2.VideoCapture(str(path))
     if not capture.isOpened():
         raise SourceError(f"cannot open '{path}': not a video, or a damaged one")
     fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
@@ -89,8 +73,7 @@ def video_frames(path: str | Path, stats: SourceStats | None = None) -> Iterator
     failures = 0
     try:
         while True:
-            with _no_library_chatter():
-                ok, image = capture.read()
+            ok, image = capture.read()
             if not ok or image is None:
                 failures += 1
                 if count and index < count - 1 and failures <= 3:
@@ -186,12 +169,60 @@ def folder_frames(folder: str | Path, fps: float = 30.0,
         yield Frame(image, index, index / fps)
 
 
+def read_ahead(frames: Iterator[Frame], depth: int = READ_AHEAD) -> Iterator[Frame]:
+    """``frames``, decoded on a thread of their own up to ``depth`` frames ahead, so that
+    decoding the next frame (OpenCV lets go of the interpreter meanwhile) overlaps with the
+    work on this one. Not for a camera: there the newest frame is wanted, not a queue.
+
+    What the source raises is raised here, in order; the source is closed when the caller
+    stops early."""
+    handoff: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    end = object()
+
+    def give(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                handoff.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def pump() -> None:
+        try:
+            for frame in frames:
+                if not give(frame):
+                    break
+            else:
+                give(end)
+        except BaseException as error:  # handed to the caller, raised there
+            give(error)
+        finally:
+            getattr(frames, "close", lambda: None)()
+
+    worker = threading.Thread(target=pump, name="read-ahead", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = handoff.get()
+            if item is end:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        worker.join()
+
+
 def open_source(spec: str, stats: SourceStats, width: int | None = None,
                 height: int | None = None, fps: float | None = None) -> Iterator[Frame]:
-    """A camera for a number or /dev/video*, a folder source for a folder, else a video."""
+    """A camera for a number or /dev/video*, a folder source for a folder, else a video. Files
+    are read ahead on a thread of their own."""
     path = Path(spec)
     if spec.isdigit() or spec.startswith("/dev/video"):
         return camera_frames(spec, width, height, fps, stats)
     if path.is_dir():
-        return folder_frames(path, fps or 30.0, stats)
-    return video_frames(path, stats)
+        return read_ahead(folder_frames(path, fps or 30.0, stats))
+    return read_ahead(video_frames(path, stats))

@@ -1,12 +1,18 @@
-"""Frame sources: videos (whole, truncated, not videos), folders, missing cameras."""
+"""Frame sources: videos (whole, truncated, not videos), folders, missing cameras, reading
+ahead on a thread."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+import threading
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.sources import SourceError, SourceStats, camera_frames, folder_frames, video_frames
+from vision.sources import (Frame, SourceError, SourceStats, camera_frames, folder_frames,
+                            open_source, read_ahead, video_frames)
 
 
 def write_video(path, frames: int = 30, size=(160, 90)) -> None:
@@ -70,3 +76,58 @@ def test_a_folder_skips_and_counts_unreadable_pictures(tmp_path):
 def test_a_missing_camera_is_a_clear_error():
     with pytest.raises(SourceError, match="cannot open camera '/dev/video99'"):
         next(camera_frames("/dev/video99"))
+
+
+def test_reading_ahead_gives_the_same_frames_and_stats(tmp_path):
+    write_video(tmp_path / "v.mp4", 40)
+    plain, ahead = SourceStats(), SourceStats()
+    expected = list(video_frames(tmp_path / "v.mp4", plain))
+    got = list(open_source(str(tmp_path / "v.mp4"), ahead))
+    assert [f.index for f in got] == [f.index for f in expected]
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(got, expected))
+    assert ahead == plain
+
+
+def test_reading_ahead_raises_what_the_source_raises_after_its_frames():
+    def source():
+        for n in range(3):
+            yield Frame(np.zeros((2, 2, 3), np.uint8), n, n / 30)
+        raise SourceError("the file ends in a mess")
+
+    seen = []
+    with pytest.raises(SourceError, match="ends in a mess"):
+        for frame in read_ahead(source(), depth=2):
+            seen.append(frame.index)
+    assert seen == [0, 1, 2]
+
+
+def test_stopping_early_closes_the_source_and_its_thread():
+    closed = threading.Event()
+
+    def source():
+        try:
+            for n in range(10_000):
+                yield Frame(np.zeros((2, 2, 3), np.uint8), n, n / 30)
+        finally:
+            closed.set()
+
+    frames = read_ahead(source(), depth=4)
+    assert next(frames).index == 0
+    frames.close()
+    assert closed.is_set()
+    assert not any(t.name == "read-ahead" for t in threading.enumerate())
+
+
+def test_a_damaged_video_does_not_make_ffmpeg_chatter(tmp_path):
+    write_video(tmp_path / "v.mp4", 120)
+    data = bytearray((tmp_path / "v.mp4").read_bytes())
+    rng = np.random.default_rng(3)
+    for at in rng.integers(2000, len(data) - 2000, 300):
+        data[at] = int(rng.integers(256))
+    (tmp_path / "bad.mp4").write_bytes(bytes(data))
+    script = ("import sys; from vision.sources import SourceStats, open_source; "
+              "s = SourceStats(); n = sum(1 for _ in open_source(sys.argv[1], s)); print(n)")
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path / "bad.mp4")],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and int(run.stdout) > 0
+    assert run.stderr == ""
