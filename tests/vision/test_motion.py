@@ -123,3 +123,16 @@ def test_a_zone_not_read_keeps_its_change_pending_until_it_is_read():
     plan = gate.plan(frame(-20), CALIBRATION)
     assert plan.action is Action.READ and plan.read == {Seat(1)}
     assert gate.plan(frame(-20), CALIBRATION).action is Action.KEEP
+
+
+def test_the_thumbnail_samples_every_step_th_pixel_from_the_middle_of_the_first_step():
+    rng = np.random.default_rng(4)
+    gate = ChangeGate(step=8)
+    for h, w in ((720, 1280), (101, 99), (5, 7)):
+        image = rng.integers(0, 256, (h, w, 3), np.uint8)
+        thumb = gate.thumb(image)
+        sampled = image[4::8, 4::8][:thumb.shape[0], :thumb.shape[1]]
+        grey = (0.114 * sampled[..., 0] + 0.587 * sampled[..., 1] + 0.299 * sampled[..., 2])
+        assert thumb.dtype == np.int16 and thumb.size > 0
+        assert thumb.shape[0] >= h // 8 and thumb.shape[1] >= w // 8
+        assert np.abs(thumb - grey).max() <= 1
