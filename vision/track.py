@@ -205,6 +205,10 @@ class Tracker:
 
     settings: TrackerSettings = field(default_factory=TrackerSettings)
     zones: dict[Seat, ZoneTracker] = field(init=False)
+    # what each zone showed in the last detections given: a reading kept over still frames
+    # is the same object frame after frame, and need not be gone through again
+    _last: tuple[object, object, dict[Seat, _Seen | None]] = field(
+        init=False, default=(None, None, {}))
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -219,13 +223,18 @@ class Tracker:
         """``seats``: the zones this frame says something about (default: all). A zone left
         out, say because a hand is moving over it, is not updated at all: its counters wait.
         ``fresh``: the zones whose detections were read on this frame (default: all); the
-        others' were kept from an earlier one."""
+        others' were kept from an earlier one. The same ``detections`` object given again is
+        taken to be unchanged (the reading kept over still frames)."""
+        if detections is not self._last[0] or fresh != self._last[1]:
+            self._last = (detections, fresh, {
+                seat: _best_in_zone(detections, seat, fresh is None or seat in fresh)
+                for seat in self.zones})
+        best = self._last[2]
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 continue
-            seen = _best_in_zone(detections, seat, fresh is None or seat in fresh)
-            events += zone.update(seen, frame)
+            events += zone.update(best[seat], frame)
         return events
 
     def holding(self) -> dict[Seat, str]:
