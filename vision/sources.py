@@ -23,7 +23,7 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 # FFmpeg writes its complaints about damaged files straight to the terminal; we say what went
 # wrong in one line of our own instead. OpenCV reads this when it first opens a video.
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
-READ_AHEAD = 32  # frames decoded ahead of the referee when replaying (1280x720: 2.8 MB each)
+READ_AHEAD = 16  # frames decoded ahead of the referee when replaying (1280x720: 2.8 MB each)
 
 
 class SourceError(RuntimeError):
