@@ -8,8 +8,8 @@
 2. Close-ups of one to three cards of the test designs, checked with ``image,card`` labels only
    (goal: >= 99 %).
 3. The real webcam photos in ../shared/data/real-webcam-hearts (validation only; goal >= 95 %).
-4. Speed on this 2-core machine: a 1280x720 frame with four cards, detection plus classification (goal:
-   median < 15 ms), and one card's classification (goal: < 2 ms).
+4. Speed on this 2-core machine: a 1280x720 frame with four cards, detection plus
+   classification (goal: median < 15 ms), and one card's classification (goal: < 2 ms).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def speed() -> None:
         if sum(1 for lab in labels if lab.visible > 0.95 and lab.seat) == 4 \
                 and stage.markers:
             frames.append(picture)
-    detector, classifier = CardDetector(threads=2), CardClassifier(threads=1)
+    detector, classifier = CardDetector(), CardClassifier()  # two threads each, as replay
     calibrations = [from_markers(frame) for frame in frames]  # each picture has its camera
     times, found = [], []
     for _ in range(3):
@@ -96,7 +96,7 @@ def speed() -> None:
             detections = classifier.read(frame, detector.detect(frame, calibration))
             times.append(time.perf_counter() - started)
             found.append(int(detections.whole.sum()))
-    print(f"speed: 1280x720 frame, detection (2 threads) + classification: median "
+    print(f"speed: 1280x720 frame, detection + classification (2 threads each): median "
           f"{1000 * statistics.median(times):.1f} ms, p90 "
           f"{1000 * float(np.percentile(times, 90)):.1f} ms (cards found per frame: median "
           f"{statistics.median(found):.0f})")

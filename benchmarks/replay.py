@@ -43,7 +43,8 @@ def main() -> None:
     parser.add_argument("--truth")
     parser.add_argument("--design", default="test")
     parser.add_argument("--threads", type=int, default=2,
-                        help="detector threads (the classifier uses one, as replay does)")
+                        help="onnxruntime threads for the detector and the classifier each "
+                             "(replay's default: 2)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="time decoding and refereeing this many times each, in turn, and "
                              "take the medians (the machine's noise is large)")
@@ -57,7 +58,8 @@ def main() -> None:
             frames = sum(1 for _ in video_frames(clip))
             decodes.append(time.perf_counter() - started)
             table = TableReferee(RulesConfig())
-            detector, classifier = CardDetector(threads=args.threads), CardClassifier(threads=1)
+            detector = CardDetector(threads=args.threads)
+            classifier = CardClassifier(threads=args.threads)
             started = time.perf_counter()
             # as 'sueca-referee replay' reads it: decoded ahead on a thread of its own
             result = run_session(open_source(str(clip), SourceStats()), detector, classifier,

@@ -134,7 +134,7 @@ def _init(crops: bool, models: str | None) -> None:
     from .models import MODELS
 
     folder = Path(models) if models else MODELS
-    _state["classifier"] = CardClassifier(folder / "cards.onnx")
+    _state["classifier"] = CardClassifier(folder / "cards.onnx", threads=1)
     _state["detector"] = None if crops else CardDetector(folder / "detector.onnx", threads=1)
     _state["crops"] = crops
 
