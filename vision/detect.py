@@ -183,7 +183,7 @@ class CardDetector:
         picture = cv2.cvtColor((card * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
         cv2.watershed(picture, markers)
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        quads, scores, whole = [], [], []
+        quads, reaches, scores, whole = [], [], [], []
         for label in range(1, count):
             region = ((markers == label) & sure_card).astype(np.uint8)
             bx, by, bw, bh = cv2.boundingRect(region)
@@ -210,22 +210,21 @@ class CardDetector:
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
-            # the network's outline is a few of its pixels out: look that far for the edges,
-            # then settle them with a short second look
-            reach = max(5.0, SNAP_REACH * short)
-            quad = refine_quad(gray, refine_quad(gray, quad, reach), 3.0)
+            # the network's outline is a few of its pixels out: look that far for the edges
+            reaches.append(max(5.0, SNAP_REACH * short))
+            quads.append(quad)
+            scores.append(float(card[region > 0].mean()))
             # A hand over a card bites a notch out of its region (low solidity) or cuts it short
             # (the wrong size or shape for a card).
-            solidity = area / max(hull_area, 1.0)
-            inside = _inside_frame(quad, frame.shape[1], frame.shape[0])
-            is_whole = (solidity >= self.fill and inside and card_sized
-                        and _card_shaped(quad, calibration))
-            quads.append(portrait_order(quad))
-            scores.append(float(card[region > 0].mean()))
-            whole.append(is_whole)
+            whole.append(area / max(hull_area, 1.0) >= self.fill and card_sized)
         if not quads:
             return CardDetections()
-        q = np.array(quads, np.float32)
+        # snap to the picture's edges, then settle them with a short second look
+        refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
+        for i, quad in enumerate(refined):
+            whole[i] = bool(whole[i] and _inside_frame(quad, frame.shape[1], frame.shape[0])
+                            and _card_shaped(quad, calibration))
+        q = np.array([portrait_order(quad) for quad in refined], np.float32)
         found = CardDetections(q, np.array(scores, np.float32), np.array(whole, bool),
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
         if calibration is not None:
@@ -487,41 +486,69 @@ def _enclosing_quad(hull: np.ndarray) -> np.ndarray | None:
     return np.array(poly)
 
 
-def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
-                samples: int = 10) -> np.ndarray:
-    """Snap each edge of ``quad`` to the strongest edge within ``reach`` px along its normal
-    and return the corners where the snapped edges meet; keeps the input where that fails."""
-    quad = np.asarray(quad, np.float64).reshape(4, 2)
+def refine_quads(gray: np.ndarray, quads: np.ndarray, reaches: np.ndarray,
+                 samples: int = 10) -> np.ndarray:
+    """Snap each edge of each quad (N, 4, 2) to the strongest edge within its ``reaches`` px
+    along the edge's normal, and return the corners where the snapped edges meet; a quad
+    keeps its corners where that fails. All the quads' edges are sampled at once: per card
+    the work is a handful of small array operations, whose overhead this shares."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    reaches = np.broadcast_to(np.asarray(reaches, np.float64), (len(quads),))
+    out = quads.copy()
     h, w = gray.shape[:2]
-    starts, ends = quad, np.roll(quad, -1, axis=0)
-    along = ends - starts  # (4, 2)
-    lengths = np.hypot(along[:, 0], along[:, 1])
-    if lengths.min() < 8:
-        return quad
-    normals = np.stack([-along[:, 1], along[:, 0]], axis=1) / lengths[:, None]
-    outward = np.einsum("ij,ij->i", (starts + ends) / 2 - quad.mean(axis=0), normals) >= 0
-    normals[~outward] *= -1  # point outwards
-    offsets = np.arange(-reach, reach + 0.5, 1.0)
+    starts, ends = quads, np.roll(quads, -1, axis=1)
+    along = ends - starts  # (N, 4, 2)
+    lengths = np.hypot(along[..., 0], along[..., 1])
+    todo = np.flatnonzero(lengths.min(axis=1) >= 8)
+    if len(todo) == 0:
+        return out
+    quads, starts, along, lengths, reaches = (a[todo] for a in (quads, starts, along, lengths,
+                                                                reaches))
+    n = len(todo)
+    normals = np.stack([-along[..., 1], along[..., 0]], axis=-1) / lengths[..., None]
+    middles = starts + along / 2 - quads.mean(axis=1, keepdims=True)
+    normals[np.einsum("nij,nij->ni", middles, normals) < 0] *= -1  # point outwards
+    # each card looks from -reach to +reach in whole steps; shorter reaches are padded
+    counts = np.array([len(np.arange(-r, r + 0.5, 1.0)) for r in reaches])
+    offsets = -reaches[:, None] + np.arange(counts.max())[None, :]  # (N, K)
     ts = np.linspace(0.15, 0.85, samples)
-    points = starts[:, None, :] + ts[None, :, None] * along[:, None, :]  # (4, S, 2)
-    probe = points[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]
-    values = cv2.remap(gray, probe[..., 0].reshape(4 * samples, -1).astype(np.float32),
-                       probe[..., 1].reshape(4 * samples, -1).astype(np.float32),
+    points = starts[:, :, None, :] + ts[None, None, :, None] * along[:, :, None, :]  # N,4,S,2
+    probe = (points[:, :, :, None, :]
+             + offsets[:, None, None, :, None] * normals[:, :, None, None, :])  # N,4,S,K,2
+    k = offsets.shape[1]
+    values = cv2.remap(gray, probe[..., 0].reshape(-1, k).astype(np.float32),
+                       probe[..., 1].reshape(-1, k).astype(np.float32),
                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    step = np.abs(np.diff(values.astype(np.float32), axis=1)).reshape(4, samples, -1)
+    step = np.abs(np.diff(values.astype(np.float32), axis=1)).reshape(n, 4, samples, k - 1)
+    step *= (np.arange(k - 1)[None, :] < (counts - 1)[:, None])[:, None, None, :]  # in reach
     # the card's own outline is the outermost strong edge (pips and frames lie inside it)
-    peak = step.max(axis=2, keepdims=True)
+    peak = step.max(axis=3, keepdims=True)
     candidates = (step >= 0.5 * peak) & (step > 8)
-    last = step.shape[2] - 1 - np.argmax(candidates[:, :, ::-1], axis=2)  # (4, S)
-    best = np.where(candidates.any(axis=2), last, 0)
-    strong = np.take_along_axis(candidates, best[..., None], axis=2)[..., 0]  # (4, S)
-    if (strong.sum(axis=1) < samples // 2).any():
-        return quad
+    last = k - 2 - np.argmax(candidates[..., ::-1], axis=3)  # (N, 4, S)
+    best = np.where(candidates.any(axis=3), last, 0)
+    strong = np.take_along_axis(candidates, best[..., None], axis=3)[..., 0]  # (N, 4, S)
+    found = (points + (np.take_along_axis(offsets[:, None, :], best.reshape(n, 1, -1),
+                                          axis=2).reshape(n, 4, samples) + 0.5)[..., None]
+             * normals[:, :, None, :])
+    usable = (strong.sum(axis=2) >= samples // 2).all(axis=1)
+    for c in np.flatnonzero(usable):
+        refined = _meeting_corners(found[c], strong[c])
+        if refined is None:
+            continue
+        reach = reaches[c]
+        if np.abs(refined - quads[c]).max() > reach * 1.5 or not (
+                (refined >= -reach) & (refined <= [w + reach, h + reach])).all():
+            continue
+        out[todo[c]] = refined
+    return out
+
+
+def _meeting_corners(found: np.ndarray, strong: np.ndarray) -> np.ndarray | None:
+    """The corners where the lines fitted through each edge's strong points (4, S, 2) meet."""
     lines = []
     for i in range(4):
-        found = points[i, strong[i]] + (offsets[best[i, strong[i]]] + 0.5)[:, None] * normals[i]
-        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(found[i, strong[i]].astype(np.float32), cv2.DIST_HUBER, 0,
+                                     0.01, 0.01).ravel()
         lines.append((float(x0), float(y0), float(vx), float(vy)))
     corners = []
     for i in range(4):  # where the line of edge i - 1 meets the line of edge i
@@ -529,14 +556,10 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 5.0,
         x2, y2, dx2, dy2 = lines[i]
         det = dx2 * dy1 - dx1 * dy2
         if abs(det) < 1e-6:
-            return quad
+            return None
         t = (dx2 * (y2 - y1) - dy2 * (x2 - x1)) / det
         corners.append((x1 + t * dx1, y1 + t * dy1))
-    refined = np.array(corners)
-    if np.abs(refined - quad).max() > reach * 1.5 or not (
-            (refined >= -reach) & (refined <= [w + reach, h + reach])).all():
-        return quad
-    return refined
+    return np.array(corners)
 
 
 def _inside_frame(quad: np.ndarray, width: int, height: int, margin: float = 2.0) -> bool:
