@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision.detect import (_enclosing_quad, _fill_holes, _fit_on_table, _fit_quad,
-                           _join_split_cores)
+                           _join_split_cores, refine_quads)
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -103,3 +103,23 @@ def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
                                               .astype(np.float64)), (720, 1280))
     quad, card_sized = _fit_on_table(blob, 1.0, (0, 0), calibration)
     assert quad is None and not card_sized
+
+
+def test_edges_snap_to_the_picture_each_card_within_its_own_reach():
+    gray = np.full((200, 300), 40, np.uint8)
+    first = np.array([(30, 40), (90, 40), (90, 130), (30, 130)], float)
+    second = np.array([(160, 30), (250, 30), (250, 160), (160, 160)], float)
+    for quad in (first, second):
+        cv2.fillPoly(gray, [quad.astype(np.int32)], 220)
+    # true outline: the filled pixels' outer boundary, half a pixel out of their centres
+    truth = [quad + np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
+             for quad in (first, second)]
+    guesses = np.array([truth[0] + (3.0, -2.0), truth[1] + (-6.0, 5.0)])
+    snapped = refine_quads(gray, guesses, np.array([5.0, 9.0]))
+    assert np.abs(snapped - np.array(truth)).max() < 0.6
+    # a reach too short to find the edge leaves that card as it was, not the other
+    short = refine_quads(gray, guesses, np.array([5.0, 2.0]))
+    assert np.abs(short[0] - truth[0]).max() < 0.6
+    assert np.array_equal(short[1], guesses[1])
+    tiny = np.array([[(10, 10), (14, 10), (14, 15), (10, 15)]], float)
+    assert np.array_equal(refine_quads(gray, tiny, 5.0), tiny)
