@@ -1,6 +1,6 @@
 """Reading the table only when something there has changed and come to rest.
 
-Detection and classification cost about 12 ms a 1280x720 frame, twenty times the cost of
+Detection and classification cost about 18 ms a 1280x720 frame, twenty times the cost of
 decoding it, yet in a game almost every frame either shows nothing new or shows a hand moving.
 ``ChangeGate`` looks at a thumbnail of the part of each frame around the zones (every eighth
 pixel: a few hundredths of a millisecond) and, for each seat zone, compares it with the
