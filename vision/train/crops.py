@@ -186,7 +186,9 @@ class CropMaker:
         elif kind < 0.45:  # a card mostly outside the outline
             face = faces.face(_card(CLASSES[int(rng.integers(52))]))
             off = rng.choice([-1, 1], 2) * rng.uniform(0.55, 0.9, 2) * [w * 1.5, h * 1.5]
-            self._paste(canvas, face, quad + off * (rng.random(2) < 0.7))
+            shifted = rng.random(2) < 0.7
+            shifted[int(rng.integers(2))] = True  # never neither: that is a whole card
+            self._paste(canvas, face, quad + off * shifted)
         elif kind < 0.65:  # a card almost all under a hand
             face = faces.face(_card(CLASSES[int(rng.integers(52))]))
             self._paste(canvas, face, quad)

@@ -1,0 +1,34 @@
+"""The classifier's training crops (made without PyTorch, so tested everywhere)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cardclasses import CROP_SIZE
+from vision.studio.facesets import TinyFaces
+from vision.train.crops import CropMaker
+
+
+def test_not_a_card_crops_never_hold_a_whole_card_alone():
+    maker = CropMaker([TinyFaces(0)], np.random.default_rng(5))
+    pasted: list[tuple[tuple[int, ...], np.ndarray]] = []
+    covered: list[bool] = []
+    paste, hand_over = maker._paste, maker._hand_over
+    maker._paste = lambda canvas, face, quad: (pasted.append((face.shape, quad.copy())),
+                                               paste(canvas, face, quad))[1]
+    maker._hand_over = lambda *a: (covered.append(True), hand_over(*a))[1]
+    w, h = CROP_SIZE
+    lone = 0
+    for _ in range(400):
+        pasted.clear()
+        covered.clear()
+        crop = maker._nothing()
+        assert crop.shape == (h, w, 3)
+        cards = [quad for shape, quad in pasted if shape[0] != shape[1]]  # markers are square
+        if len(cards) != 1 or covered:
+            continue
+        lone += 1
+        # the crop is cut along a card-sized quad about the canvas's middle
+        shift = np.abs(cards[0].mean(axis=0) - (w * 1.5, h * 1.5)) / (w * 1.5, h * 1.5)
+        assert shift.max() >= 0.5, "a whole card taught as 'not a card'"
+    assert lone > 30  # the case was exercised
