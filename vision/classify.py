@@ -8,7 +8,6 @@ validation designs), so a threshold such as the referee's 0.98 means what it say
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import cv2
@@ -32,8 +31,7 @@ class CardClassifier:
         share the cores)."""
         path = Path(model)
         self.both_ways = both_ways
-        self.session = load_session(path, threads or min(2, os.cpu_count() or 1), "classifier",
-                                    ClassifierError)
+        self.session = load_session(path, threads, "classifier", ClassifierError)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         height, width = model_input.shape[2:]

@@ -21,7 +21,6 @@ size on the table, and the card gets the seat whose zone holds its centre.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,8 +106,8 @@ class CardDetector:
     to seed a card (lower finds fainter cards, and more false ones). ``fill``: how convex a
     card's region must be (its area over its convex hull's) to count as whole (higher rejects
     more half-hidden cards, and more whole cards whose edges are faint). ``min_side_px``:
-    outlines whose short side is shorter (in the full picture) are ignored. ``threads``: onnxruntime threads (default:
-    up to two; give 1 when several processes share the cores)."""
+    outlines whose short side is shorter (in the full picture) are ignored. ``threads``:
+    onnxruntime threads (default: up to two; give 1 when several processes share the cores)."""
 
     def __init__(self, model: Path | str = MODELS / "detector.onnx",
                  input_long_side: int | None = None, core_threshold: float = 0.5,
@@ -123,8 +122,7 @@ class CardDetector:
         if input_long_side % 8 or input_long_side < 64:
             raise ValueError("input_long_side must be a multiple of 8, at least 64")
         # two threads bring a 1280x720 frame from about 16 to 12 ms on a 2-core machine
-        self.session = load_session(model, threads or min(2, os.cpu_count() or 1), "detector",
-                                    DetectorError)
+        self.session = load_session(model, threads, "detector", DetectorError)
         self.input_name = self.session.get_inputs()[0].name
         self.long_side = input_long_side
         self.core_threshold = core_threshold
@@ -198,15 +196,16 @@ class CardDetector:
             area = int(region.sum())
             if area < 12:
                 continue
+            outline = _outline(region)
+            if outline is None:
+                continue
+            contour, hull, hull_area = outline
             # on a calibrated table a card-sized region is squared up on the table; any other
             # region (and every region without a calibration) gets the best quadrilateral
             on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
                 region, scale, (x0, y0), calibration)
-            fitted = _fit_quad(region, search=on_table is None)
-            if fitted is None:
-                continue
-            quad_small, hull_area = fitted
-            quad = (quad_small + 0.5) / scale - 0.5 + (x0, y0) if on_table is None else on_table
+            quad = on_table if on_table is not None else (
+                (_quad_around(contour, hull) + 0.5) / scale - 0.5 + (x0, y0))
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
@@ -403,26 +402,42 @@ def _fit_on_table(region: np.ndarray, scale: float, offset: tuple[int, int],  # 
     return calibration.to_image(box), off < CARD_SIZE_TOLERANCE
 
 
-def _fit_quad(region: np.ndarray, search: bool = True) -> tuple[np.ndarray, float] | None:
-    """A quadrilateral around a card region (network pixels), and the area of the region's
-    convex hull (in the same pixels, counted as the region's are). ``search=False``: only the
-    least enclosing rectangle (when the outline comes from elsewhere and only the hull's area
-    is wanted)."""
+def _outline(region: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """A card region's (network pixels) largest contour, its convex hull, and the hull's area
+    counted as the region's pixels are."""
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(contour)
+    hull_mask = np.zeros_like(region)
+    cv2.fillConvexPoly(hull_mask, hull, 1)
+    return contour, hull, float(hull_mask.sum())
+
+
+def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """A quadrilateral around a card region (network pixels), and the area of the region's
+    convex hull (in the same pixels, counted as the region's are)."""
+    outline = _outline(region)
+    if outline is None:
+        return None
+    contour, hull, hull_area = outline
+    return _quad_around(contour, hull), hull_area
+
+
+def _quad_around(contour: np.ndarray, hull: np.ndarray) -> np.ndarray:
+    """The quadrilateral around a region's contour (and its convex hull), on the outside of
+    the region's pixels."""
     perimeter = cv2.arcLength(hull, True)
     quad = None
-    for k in (0.02, 0.04, 0.06, 0.08, 0.1) if search else ():
+    for k in (0.02, 0.04, 0.06, 0.08, 0.1):
         approx = cv2.approxPolyDP(hull, k * perimeter, True)
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float64)
             break
     rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
     rect_area = cv2.contourArea(rect.astype(np.float32))
-    if search and (quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * rect_area):
+    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * rect_area:
         # No four corners stand out (a small region is ragged). A card seen at a slant is a
         # parallelogram or a trapezium, not a rectangle: when the quadrilateral that encloses
         # the hull with the least area is clearly tighter than the rectangle, it is the
@@ -432,16 +447,11 @@ def _fit_quad(region: np.ndarray, search: bool = True) -> tuple[np.ndarray, floa
         if (quad is None or not _parallel_sided(quad)
                 or cv2.contourArea(quad.astype(np.float32)) > SLANT * rect_area):
             quad = rect
-    if quad is None:
-        quad = rect
-    hull_mask = np.zeros_like(region)
-    cv2.fillConvexPoly(hull_mask, hull, 1)
     # region pixels are whole pixels: the outline runs half a pixel outside their centres
     centre = quad.mean(axis=0)
     direction = quad - centre
     norms = np.linalg.norm(direction, axis=1, keepdims=True)
-    quad = quad + 0.5 * direction / np.maximum(norms, 1e-6) * math.sqrt(2)
-    return quad, float(hull_mask.sum())
+    return quad + 0.5 * direction / np.maximum(norms, 1e-6) * math.sqrt(2)
 
 
 def _parallel_sided(quad: np.ndarray, most: float = 1.25) -> bool:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
-def load_session(path: Path | str, threads: int, what: str, error: type[Exception]):
+def load_session(path: Path | str, threads: int | None, what: str, error: type[Exception]):
     """An onnxruntime session for the model at ``path`` (``what``: "detector" or
-    "classifier", as in messages and in ``python -m vision.train WHAT``). Raises ``error``
-    with a one-line reason when the file is missing or not a model."""
+    "classifier", as in messages and in ``python -m vision.train WHAT``), on ``threads``
+    threads (None: up to two). Raises ``error`` with a one-line reason when the file is
+    missing or not a model."""
     import onnxruntime as ort
 
     path = Path(path)
@@ -18,7 +20,7 @@ def load_session(path: Path | str, threads: int, what: str, error: type[Exceptio
         raise error(f"{what} model '{path}' is missing; train it with "
                     f"'python -m vision.train {what}'")
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
+    options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
     options.inter_op_num_threads = 1
     # Idle pool threads would otherwise spin for a while after each run, taking the cores
     # that video decoding and the rest of the frame's work need.

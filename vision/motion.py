@@ -61,9 +61,8 @@ class ChangeGate:
         self.min_pixels, self.min_share = min_pixels, min_share
         self.margin_mm, self.max_wait = margin_mm, max_wait
         self.calibration: Calibration | None = None
-        # the part of the picture around the zones that the thumbnail covers, as slices
-        self.box: tuple[slice, slice] = (slice(None), slice(None))
-        self.origin = np.zeros(2)  # the box's top-left corner (x, y) in the picture
+        # the part of the picture around the zones that the thumbnail covers: (rows, columns)
+        self.box: tuple[slice, slice] = (slice(0, None), slice(0, None))
         self.shape: tuple[int, ...] = ()  # the picture's, when the box was worked out
         # per zone: its pixels on the thumbnail, and how many of them make a change
         self.masks: dict[Seat, tuple[np.ndarray, int]] = {}
@@ -95,7 +94,6 @@ class ChangeGate:
         x0, y0, x1, y1 = table_box(calibration, width, height, SEATS, m)
         x0, y0 = x0 - x0 % s, y0 - y0 % s
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
-        self.origin = np.array([x0, y0])
         thumb_shape = self.thumb(np.zeros((y1 - y0, x1 - x0), np.uint8)).shape
         self.masks = {}
         for zone in calibration.layout.zones():
@@ -108,7 +106,8 @@ class ChangeGate:
 
     def _on_thumb(self, points: np.ndarray) -> np.ndarray:
         """Picture points as the thumbnail's pixels."""
-        return np.round((points - self.origin - self.step // 2) / self.step).astype(np.int32)
+        origin = (self.box[1].start, self.box[0].start)
+        return np.round((points - origin - self.step // 2) / self.step).astype(np.int32)
 
     def _region(self, mask: np.ndarray) -> tuple[np.ndarray, int]:
         """The mask's pixels (as indices into the flattened thumbnail, which are cheaper to

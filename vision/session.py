@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-
 from .detect import CardDetections
 from .game import Said, TableReferee
 from .motion import Action, ChangeGate
