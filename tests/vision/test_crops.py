@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.cardclasses import CROP_SIZE
 from vision.studio.facesets import TinyFaces
-from vision.train.crops import CropMaker
+from vision.train.crops import CropMaker, off_the_picture
 
 
 def test_not_a_card_crops_never_hold_a_whole_card_alone():
@@ -45,3 +45,23 @@ def test_card_outlines_carry_the_detectors_long_tail_of_errors():
     assert np.median(errors) < 0.05
     assert 0.08 < (errors > 0.08).mean() < 0.35
     assert errors.max() < 0.45
+
+
+def test_a_card_running_off_the_picture_is_drawn_out_from_the_edge():
+    yy, xx = np.mgrid[0:200, 0:160]
+    canvas = np.dstack([xx, yy, (xx + yy) // 2]).astype(np.uint8)  # smooth, all different
+    quad = np.array([(40.0, 40.0), (120.0, 40.0), (120.0, 150.0), (40.0, 150.0)])
+    angle = np.random.default_rng(9).uniform(0, 2 * np.pi)  # what the function will draw
+    out = off_the_picture(canvas, quad, 0.3, np.random.default_rng(9))
+    normal = np.array([np.cos(angle), np.sin(angle)])
+    reach = quad @ normal
+    edge = reach.max() - 0.3 * (reach.max() - reach.min())
+    along = xx * normal[0] + yy * normal[1]
+    assert (out[along < edge - 1] == canvas[along < edge - 1]).all()  # the picture itself
+    far = along > edge + 3
+    assert far.sum() > 500 and (out[far] != canvas[far]).any()
+    # beyond the edge, the picture is the same all the way along each normal
+    step = np.round(xx + 3 * normal[0]).astype(int), np.round(yy + 3 * normal[1]).astype(int)
+    inside = far & (step[0] >= 0) & (step[0] < 160) & (step[1] >= 0) & (step[1] < 200)
+    diff = np.abs(out[inside].astype(int) - out[step[1][inside], step[0][inside]].astype(int))
+    assert np.median(diff) <= 2

@@ -4,8 +4,8 @@ A crop is what the classifier sees at run time: a card cut out of a picture alon
 the detector found, warped upright to ``CROP_SIZE``. To learn to read it in any conditions, each
 training crop is made the long way round:
 
-1. the face is laid on a patch of procedural table (and sometimes half-covered by a hand or
-   overlapped by another card), slightly tilted in perspective;
+1. the face is laid on a patch of procedural table (and sometimes half-covered by a hand,
+   overlapped by another card or running off the picture), slightly tilted in perspective;
 2. the outline used to cut it out is the true one plus detector-sized errors (with the
    detector's long tail of bad outlines), either way up;
 3. the cut-out is degraded as a camera would: too few pixels (a far card), defocus or motion
@@ -164,6 +164,8 @@ class CropMaker:
         self._paste(canvas, face, true)
         if rng.random() < (0.2 if hard else 0.1):  # a thumb or fingertip over an edge
             self._hand_over(canvas, true, rng.uniform(0.05, 0.2))
+        if rng.random() < (0.1 if hard else 0.05):  # the card runs off the picture
+            canvas = off_the_picture(canvas, true, rng.uniform(0.08, 0.35), rng)
         return self._degrade(_cut(canvas, self.outline_error(true), self.size), hard)
 
     def outline_error(self, true: np.ndarray) -> np.ndarray:
@@ -227,6 +229,24 @@ class CropMaker:
             cv2.ellipse(canvas, (int(w * 1.5), int(h * 1.5)), (int(w * 0.5), int(h * 0.4)),
                         0, 0, 360, (30, 40, 60), -1)
         return _cut(canvas, quad, self.size)
+
+
+def off_the_picture(canvas: np.ndarray, quad: np.ndarray, share: float,
+                    rng: np.random.Generator) -> np.ndarray:
+    """``canvas`` as if the picture ended along a straight line across the card outlined by
+    ``quad``, leaving about ``share`` of the card's length beyond it: what lies beyond is the
+    picture's last pixels drawn out, as a crop cut past a picture's edge is (``rectify``
+    replicates the border)."""
+    angle = rng.uniform(0, 2 * math.pi)
+    normal = np.array([math.cos(angle), math.sin(angle)])
+    reach = quad @ normal
+    edge = reach.max() - share * (reach.max() - reach.min())
+    h, w = canvas.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = np.maximum(xx * normal[0] + yy * normal[1] - edge, 0)
+    return cv2.remap(canvas, (xx - beyond * normal[0]).astype(np.float32),
+                     (yy - beyond * normal[1]).astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
 
 
 def _card(name: str):
