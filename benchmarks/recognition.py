@@ -5,8 +5,8 @@
 1. Hard table pictures of the *test* designs (never trained on), 1280x720, through
    ``sueca-referee check``: card accuracy, detection recall, cards read wrongly at or above the
    referee's thresholds (goal: >= 99.5 %, >= 99 %, none above the threshold).
-2. Close-ups of one to three cards of the test designs, checked with ``image,card`` labels only
-   (goal: >= 99 %).
+2. Close-ups of one to three cards of the test designs, checked without positions
+   (``image,card,visible`` labels; half-hidden cards need not be read) (goal: >= 99 %).
 3. The real webcam photos in ../shared/data/real-webcam-hearts (validation only; goal >= 95 %).
 4. Speed on this 2-core machine: a 1280x720 frame with four cards, detection plus
    classification (goal: median < 15 ms), and one card's classification (goal: < 2 ms).
@@ -54,13 +54,14 @@ def _pct(value: float | None) -> str:
 
 
 def positionless(labels: Path, out: Path) -> Path:
-    """The same labels with only image,card (and only the cards that fully show)."""
+    """The same labels without positions: image,card,visible. Only the cards that fully show
+    count; reading a half-hidden one right is no error (without its visibility, a half-hidden
+    card read right would count as the misreading of a card that was missed)."""
     with labels.open(newline="") as handle, out.open("w", newline="") as target:
         writer = csv.writer(target)
-        writer.writerow(["image", "card"])
+        writer.writerow(["image", "card", "visible"])
         for row in csv.DictReader(handle):
-            if float(row.get("visible") or 1) >= 0.9:
-                writer.writerow([row["image"], row["card"]])
+            writer.writerow([row["image"], row["card"], row.get("visible") or "1"])
     return out
 
 
@@ -129,7 +130,7 @@ def main() -> None:
             args.closeups, seed=2025, designs="test", difficulty="hard", kind="closeup"),
             workers=args.workers, progress=False)
         measure(positionless(close, close.with_name("labels-cards-only.csv")),
-                "close-ups (image,card only)", args.workers)
+                "close-ups (no positions)", args.workers)
     if REAL.exists():
         measure(REAL, "real webcam hearts", args.workers)
     else:

@@ -91,6 +91,23 @@ def test_multiset_matching_ignores_position():
     assert tally.wrong_confident == {0.9: 0, 0.98: 0}
 
 
+def test_multiset_matching_excuses_half_hidden_cards():
+    """Without positions, a half-hidden card (``visible`` under 0.9) read right is no error,
+    and the card that was missed is missed, not misread."""
+    task = ImageTask("p", "p.jpg", [Label("7S"), Label("4S", visible=0.77),
+                                    Label("10D", visible=0.6)])
+    tally = Tally()
+    compare(task, {"found": [found("4S", None, 1.0)]}, False, tally)
+    assert (tally.cards, tally.found, tally.right) == (1, 0, 0)
+    assert not tally.confusions and tally.wrong_confident == {0.9: 0, 0.98: 0}
+    assert (tally.detections, tally.true_detections) == (1, 1)
+    assert [m["read"] for m in tally.mistakes] == ["missed"]
+    # a half-hidden card read as something else is still a false card
+    tally = Tally()
+    compare(task, {"found": [found("7S", None), found("4C", None, 0.99)]}, False, tally)
+    assert (tally.cards, tally.right, tally.detections, tally.true_detections) == (1, 1, 2, 1)
+
+
 def test_skipped_images_are_listed():
     tally = Tally()
     compare(ImageTask("p", "bad.jpg", [Label("AS")]), {"name": "bad.jpg", "skipped": "corrupt"},
