@@ -233,10 +233,10 @@ class CropMaker:
 
 def off_the_picture(canvas: np.ndarray, quad: np.ndarray, share: float,
                     rng: np.random.Generator) -> np.ndarray:
-    """``canvas`` as if the picture ended along a straight line across the card outlined by
-    ``quad``, leaving about ``share`` of the card's length beyond it: what lies beyond is the
-    picture's last pixels drawn out, as a crop cut past a picture's edge is (``rectify``
-    replicates the border)."""
+    """``canvas`` as if the picture ended along a straight line, at a random angle, across the
+    card outlined by ``quad``, with ``share`` of the card's extent across that line beyond it.
+    What lies beyond is the picture's last pixels drawn out, as in a crop cut past a picture's
+    edge (``rectify`` replicates the border)."""
     angle = rng.uniform(0, 2 * math.pi)
     normal = np.array([math.cos(angle), math.sin(angle)])
     reach = quad @ normal
