@@ -94,7 +94,11 @@ class CardDetections:
 
 SNAP_REACH = 0.15  # edges are looked for this fraction of a card's short side either side
 SLANT = 0.9  # a free quadrilateral replaces the enclosing rectangle when this much smaller
-CARD_SIZE_TOLERANCE = 0.22  # a whole card's sides on a calibrated table: this close to a card's
+# the longest a card may look in a picture without a calibration, long side over short: a
+# card of the standard proportions seen 60 degrees off straight down
+MOST_SLANTED = 2.8
+# how close a whole card's sides on a calibrated table must be to a card's, as a share of them
+CARD_SIZE_TOLERANCE = 0.22
 
 
 class DetectorError(RuntimeError):
@@ -577,11 +581,15 @@ def _inside_frame(quad: np.ndarray, width: int, height: int, margin: float = 2.0
 
 
 def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001
-    """Does the outline have a card's proportions (and, on a calibrated table, its size)?"""
+    """Does the outline have a card's proportions (and, on a calibrated table, its size)?
+    Without a calibration the picture may look at the card from the side, which squashes it
+    along one axis: a card 1.4 times as long as wide, seen 45 degrees off straight down, can
+    look square or twice as long as wide; so only outlines much longer than that are
+    refused."""
     sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
     if calibration is None:
         short, long = sorted([(sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2])
-        return 1.1 <= long / max(short, 1e-6) <= 2.0
+        return long / max(short, 1e-6) <= MOST_SLANTED
     mm = calibration.to_table(quad)
     sides_mm = [np.linalg.norm(mm[(i + 1) % 4] - mm[i]) for i in range(4)]
     short, long = sorted([(sides_mm[0] + sides_mm[2]) / 2, (sides_mm[1] + sides_mm[3]) / 2])

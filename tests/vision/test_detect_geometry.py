@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import (_enclosing_quad, _fill_holes, _fit_on_table, _fit_quad,
-                           _join_split_cores, refine_quads)
+from vision.detect import (_card_shaped, _enclosing_quad, _fill_holes, _fit_on_table,
+                           _fit_quad, _join_split_cores, refine_quads)
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -123,3 +123,15 @@ def test_edges_snap_to_the_picture_each_card_within_its_own_reach():
     assert np.array_equal(short[1], guesses[1])
     tiny = np.array([[(10, 10), (14, 10), (14, 15), (10, 15)]], float)
     assert np.array_equal(refine_quads(gray, tiny, 5.0), tiny)
+
+
+def test_a_card_seen_from_the_side_is_card_shaped_in_a_plain_photograph():
+    """Without a calibration, a card seen obliquely can look square (foreshortened along its
+    length) or well over twice as long as wide (across it); a long strip cannot be a card."""
+    def outline(width, height):
+        return np.array([(0, 0), (width, 0), (width, height), (0, height)], float)
+
+    assert _card_shaped(outline(63, 88), None)
+    assert _card_shaped(outline(63, 62), None)  # 45 degrees off, along its length
+    assert _card_shaped(outline(44, 110), None)  # 55 degrees off, across it
+    assert not _card_shaped(outline(30, 110), None)
