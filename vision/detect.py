@@ -207,7 +207,7 @@ class CardDetector:
             # on a calibrated table a card-sized region is squared up on the table; any other
             # region (and every region without a calibration) gets the best quadrilateral
             on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
-                region, scale, (x0, y0), calibration)
+                contour, scale, (x0, y0), calibration)
             quad = on_table if on_table is not None else (
                 (_quad_around(contour, hull) + 0.5) / scale - 0.5 + (x0, y0))
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
@@ -378,18 +378,17 @@ def _join_split_cores(groups: tuple[int, np.ndarray], markers: np.ndarray, fill:
         markers[cores] = labels[0]
 
 
-def _fit_on_table(region: np.ndarray, scale: float, offset: tuple[int, int],  # noqa: ANN001
+def _fit_on_table(contour: np.ndarray, scale: float, offset: tuple[int, int],  # noqa: ANN001
                   calibration, snap: float = 0.3) -> tuple[np.ndarray | None, bool]:
     """On a calibrated table every card is a rectangle of a card's size, however the camera
-    looks at it: the ``region`` (network pixels; ``scale`` and ``offset`` map them to the
-    picture) is seen from above, squared up there and, when it is about a card's size, given
+    looks at it: the region whose ``contour`` is given (``_outline``; network pixels, which
+    ``scale`` and ``offset`` map to the picture) is seen from above, squared up there and, when it is about a card's size, given
     exactly a card's size about its centre, so a blurred or half-seen outline still gives the
     card's true corners in the picture (which the edge snapping then refines). A region far
     from a card's size gives None. Also says whether the region seen has a card's size (within
     the 22 % that a whole card must be within): a card cut short by a hand is snapped to its
     full size but not called whole."""
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    outline = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    outline = contour.reshape(-1, 2).astype(np.float64)
     # the region's pixels are whole pixels: its outline runs half a pixel outside their centres
     centre = outline.mean(axis=0)
     away = outline - centre
@@ -407,9 +406,9 @@ def _fit_on_table(region: np.ndarray, scale: float, offset: tuple[int, int],  # 
 
 
 def _outline(region: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """A card region's (network pixels) largest contour, its convex hull, and the hull's area
-    counted as the region's pixels are."""
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    """A card region's (network pixels) largest contour (its straight runs given by their ends
+    only), its convex hull, and the hull's area counted as the region's pixels are."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision.detect import (_card_shaped, _enclosing_quad, _fill_holes, _fit_on_table,
-                           _fit_quad, _join_split_cores, refine_quads)
+                           _fit_quad, _join_split_cores, _outline, refine_quads)
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -82,7 +82,7 @@ def test_a_blurred_card_on_the_table_is_given_exactly_a_cards_size():
     true_mm = cv2.boxPoints(((250, 250), CARD_MM, 30.0)).astype(np.float64)
     seen_mm = centre + 0.85 * (true_mm - centre)  # the network saw it 15 % small
     region = _polygon_mask(calibration.to_image(seen_mm), (720, 1280))
-    quad, card_sized = _fit_on_table(region, 1.0, (0, 0), calibration)
+    quad, card_sized = _fit_on_table(_outline(region)[0], 1.0, (0, 0), calibration)
     assert card_sized
     fitted_mm = calibration.to_table(quad)
     assert np.linalg.norm(fitted_mm[:, None] - true_mm[None], axis=2).min(axis=0).max() < 2.5
@@ -93,7 +93,7 @@ def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
     # only 70 % of its length shows: snapped to a card's size for its outline, but not whole
     seen_mm = cv2.boxPoints(((250, 250), (CARD_MM[0], 0.74 * CARD_MM[1]), 0.0))
     region = _polygon_mask(calibration.to_image(seen_mm.astype(np.float64)), (720, 1280))
-    quad, card_sized = _fit_on_table(region, 1.0, (0, 0), calibration)
+    quad, card_sized = _fit_on_table(_outline(region)[0], 1.0, (0, 0), calibration)
     assert not card_sized
     sides = np.linalg.norm(np.roll(calibration.to_table(quad), -1, axis=0)
                            - calibration.to_table(quad), axis=1)
@@ -101,7 +101,7 @@ def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
     # and a region nothing like a card is not squared up
     blob = _polygon_mask(calibration.to_image(cv2.boxPoints(((250, 250), (150, 150), 0.0))
                                               .astype(np.float64)), (720, 1280))
-    quad, card_sized = _fit_on_table(blob, 1.0, (0, 0), calibration)
+    quad, card_sized = _fit_on_table(_outline(blob)[0], 1.0, (0, 0), calibration)
     assert quad is None and not card_sized
 
 
