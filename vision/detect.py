@@ -15,7 +15,9 @@ something has come to rest).
 A card whose region does not fill its outline (a hand over it, the picture's edge through it) is
 kept but marked ``whole=False``: the classifier does not read it and the referee asks for it to
 be shown again, rather than guessing. With a calibration the outline must also have a card's
-size on the table, and the card gets the seat whose zone holds its centre.
+size on the table, and the card gets the seat whose zone holds its centre; a region that is not
+one whole card there (cards over one another, a card and a hand) is searched for a card lying
+on top of it that shows all four edges (``vision.stacks``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from referee.seats import Seat
 from .geometry import portrait_order
 from .layout import CARD_MM
 from .models import MODELS, load_session
+from .stacks import top_card
 
 
 
@@ -185,7 +188,7 @@ class CardDetector:
         picture = cv2.cvtColor((card * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
         cv2.watershed(picture, markers)
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        quads, reaches, scores, whole = [], [], [], []
+        quads, reaches, scores, whole, contours = [], [], [], [], []
         for label in range(1, count):
             region = ((markers == label) & sure_card).astype(np.uint8)
             bx, by, bw, bh = cv2.boundingRect(region)
@@ -208,6 +211,9 @@ class CardDetector:
             # region (and every region without a calibration) gets the best quadrilateral
             on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
                 contour, scale, (x0, y0), calibration)
+            # A hand over a card bites a notch out of its region (low solidity) or cuts it short
+            # (the wrong size or shape for a card).
+            seen_whole = area / max(hull_area, 1.0) >= self.fill and card_sized
             quad = on_table if on_table is not None else (
                 (_quad_around(contour, hull) + 0.5) / scale - 0.5 + (x0, y0))
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
@@ -217,16 +223,24 @@ class CardDetector:
             reaches.append(max(5.0, SNAP_REACH * short))
             quads.append(quad)
             scores.append(float(card[region > 0].mean()))
-            # A hand over a card bites a notch out of its region (low solidity) or cuts it short
-            # (the wrong size or shape for a card).
-            whole.append(area / max(hull_area, 1.0) >= self.fill and card_sized)
+            whole.append(seen_whole)
+            contours.append(contour)
         if not quads:
             return CardDetections()
         # snap to the picture's edges, then settle them with a short second look
         refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
         for i, quad in enumerate(refined):
+            shaped = _card_shaped(quad, calibration)
+            if calibration is not None and not (whole[i] and shaped):
+                # cards over one another, or a card and a hand, make one region: a card on
+                # top may still show whole
+                top = _top_of_stack(gray, contours[i], scale, (x0, y0), calibration)
+                if top is not None:
+                    quad, whole[i] = top
+                    refined[i] = quad = refine_quads(gray, quad[None], 3.0)[0]
+                    shaped = _card_shaped(quad, calibration)
             whole[i] = bool(whole[i] and _inside_frame(quad, frame.shape[1], frame.shape[0])
-                            and _card_shaped(quad, calibration))
+                            and shaped)
         q = np.array([portrait_order(quad) for quad in refined], np.float32)
         found = CardDetections(q, np.array(scores, np.float32), np.array(whole, bool),
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
@@ -403,6 +417,16 @@ def _fit_on_table(contour: np.ndarray, scale: float, offset: tuple[int, int],  #
         return None, False
     box = cv2.boxPoints(((cx, cy), size, angle)).astype(np.float64)
     return calibration.to_image(box), off < CARD_SIZE_TOLERANCE
+
+
+def _top_of_stack(gray: np.ndarray, contour: np.ndarray, scale: float,
+                  offset: tuple[int, int], calibration,  # noqa: ANN001
+                  ) -> tuple[np.ndarray, bool] | None:
+    """For a region (``contour`` in network pixels) on a calibrated table that is not one
+    whole card: the card on top of the cards it shows (``vision.stacks``), and whether that
+    card shows whole."""
+    pixels = (contour.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5 + offset
+    return top_card(gray, pixels, calibration)
 
 
 def _outline(region: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:

@@ -1,0 +1,65 @@
+"""The card on top of a region that is not one whole card, on a calibrated table
+(``vision.stacks``), on pictures drawn here: no network is needed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.layout import CARD_MM
+from vision.stacks import top_card
+from vision.table import from_corners
+
+
+def _table():
+    # a camera at a slant: the play area (500 mm) is a trapezium in a 1280x720 picture
+    corners = np.array([(400, 100), (880, 100), (1000, 650), (280, 650)], float)
+    return from_corners(corners, (1280, 720))
+
+
+def _card_mm(centre, angle, length=88.0):
+    return cv2.boxPoints((centre, (CARD_MM[0], length), angle)).astype(np.float64)
+
+
+def _draw(picture, calibration, corners_mm, fill=225, border=120):
+    """A card as the camera sees it: a light face inside a thin darker rim."""
+    outline = np.round(calibration.to_image(corners_mm)).astype(np.int32)
+    cv2.fillPoly(picture, [outline], fill)
+    cv2.polylines(picture, [outline], True, border, 1, cv2.LINE_AA)
+
+
+def _corner_error_mm(calibration, found_px, truth_mm) -> float:
+    found_mm = calibration.to_table(found_px)
+    return float(np.linalg.norm(found_mm[:, None] - truth_mm[None], axis=2).min(axis=0).max())
+
+
+def test_the_card_on_top_of_a_pile_is_found_whole_and_the_ones_under_it_are_not():
+    calibration = _table()
+    picture = np.full((720, 1280), 60, np.uint8)
+    pile = [_card_mm((250, 250), 10.0), _card_mm((262, 244), 55.0), _card_mm((244, 258), 100.0)]
+    for card in pile:
+        _draw(picture, calibration, card)
+    union = np.zeros_like(picture)
+    for card in pile:
+        cv2.fillPoly(union, [np.round(calibration.to_image(card)).astype(np.int32)], 1)
+    contour = max(cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                  key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    found = top_card(picture, contour, calibration)
+    assert found is not None
+    corners, whole = found
+    assert whole
+    assert _corner_error_mm(calibration, corners, pile[-1]) < 3.0
+    assert _corner_error_mm(calibration, corners, pile[0]) > 15.0
+
+
+def test_a_card_with_a_hand_over_one_end_is_found_but_not_called_whole():
+    calibration = _table()
+    picture = np.full((720, 1280), 60, np.uint8)
+    card = _card_mm((250, 250), 20.0)
+    _draw(picture, calibration, card)
+    hand_mm = np.array([(200, 180), (320, 180), (320, 240), (200, 240)], float)
+    cv2.fillPoly(picture, [np.round(calibration.to_image(hand_mm)).astype(np.int32)], 160)
+    outline = np.vstack([calibration.to_image(card), calibration.to_image(hand_mm)])
+    found = top_card(picture, cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2),
+                     calibration)
+    assert found is not None and not found[1]

@@ -1,0 +1,152 @@
+"""The card on top: a region of the table that is not one whole card may still hold one.
+
+The detector's network sees cards lying over one another (a pile of won tricks, two cards
+pushed together), or a card and the hand beside it, as one region and cannot tell where one
+card ends. A card on top, though, shows all four of its edges, and on a calibrated table a
+card's size is known. So the region is looked at from above and every card-sized rectangle in
+it (every turn, in steps, and each length a card may have) is scored by the weakest of its
+four sides' edges: a card with a side under another card, or under a hand, has a weak side;
+the card on top has none. The best rectangle, searched coarsely and then finely about the
+coarse answer, is the card on top. It counts as seen whole only when an edge shows along most
+of each of its sides (``SHOWN``); otherwise it is kept but not read, as the detector does with
+any card it is not sure is whole.
+
+The search costs about 10 ms a region on a 2-core machine (20 ms for a big pile), and only
+regions that are not one whole card pay it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from .layout import CARD_MM
+
+# the lengths a card may have (mm) for the standard width: designs run from 1.33 to 1.57
+LENGTHS_MM = (84.0, 89.0, 94.0, 99.0)
+# how much of each side must show an edge (at least EDGE of the strong edges around) for the
+# card to count as seen whole: a side partly under another card, or a hand, has a gap
+SHOWN = 0.7
+EDGE = 0.35
+PAD_MM = 10.0  # the region is looked at with this margin
+# the coarse and the fine search: pixels a millimetre, and steps of turn (degrees)
+COARSE_PPM, COARSE_STEP = 0.75, 6.0
+FINE_PPM, FINE_STEP = 1.5, 1.5
+# the fine search looks this far about the coarse card's centre (its diagonal and a margin)
+FINE_SPAN_MM = float(np.hypot(CARD_MM[0], max(LENGTHS_MM))) + 16.0
+# only the middle of each side counts: the corners are rounded, and a turn a step off the
+# card's shifts the side's ends most
+SIDE_SHARE = 0.7
+
+
+def top_card(gray: np.ndarray, outline_px: np.ndarray,
+             calibration) -> tuple[np.ndarray, bool] | None:  # noqa: ANN001
+    """The card on top in the region whose outline (picture px, Nx2) is given: its corners in
+    the picture (4x2) and whether all four of its sides show clearly; None when the region
+    is too small to hold a card."""
+    outline_mm = calibration.to_table(outline_px)
+    lo = outline_mm.min(axis=0) - PAD_MM
+    hi = outline_mm.max(axis=0) + PAD_MM
+    centre_mm = (lo + hi) / 2
+    span_mm = float(np.hypot(*(hi - lo)))  # room to turn the region about its centre
+    coarse = _search(gray, calibration, centre_mm, span_mm, COARSE_PPM,
+                     np.arange(0.0, 180.0, COARSE_STEP))
+    if coarse is None:
+        return None
+    # then finer, about the card found: its centre is within a few mm of the coarse one's
+    fine = _search(gray, calibration, coarse.centre_mm, FINE_SPAN_MM, FINE_PPM,
+                   coarse.angle + FINE_STEP * np.arange(-3, 4))
+    best = fine if fine is not None else coarse
+    return best.corners, best.shown >= SHOWN
+
+
+class _Found(NamedTuple):
+    angle: float  # degrees the patch was turned to square the card up
+    corners: np.ndarray  # in the picture (4x2 px)
+    centre_mm: np.ndarray  # on the table
+    shown: float  # the least share of a side along which an edge shows
+
+
+def _turned_gradients(patch: np.ndarray, middle: float,
+                      angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edges across x and across y of the patch turned by each of ``angles`` about its middle
+    (A, S, S each): on a card squared up by a turn they mark its long and its short sides. An
+    edge counts only as far as it runs straight along the side (|d/dx| less |d/dy|, and the
+    other way), so the criss-cross of a card back's pattern, whose edges run every way, does
+    not look like a card's side. A pixel either way is the same edge, so each is widened by one
+    pixel across the side it marks. The turned patches are filtered as one tall picture: a
+    filter mixes neighbouring patches only in their outermost pixel rows, which no card of the
+    search reaches."""
+    side = patch.shape[0]
+    turned = np.concatenate([
+        cv2.warpAffine(patch, cv2.getRotationMatrix2D((middle, middle), float(angle), 1.0),
+                       (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        for angle in angles])
+    dx = np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0))
+    dy = np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1))
+    across = np.ones((1, 3), np.uint8)
+    return (cv2.dilate(np.maximum(dx - dy, 0), across),
+            cv2.dilate(np.maximum(dy - dx, 0), across.T))
+
+
+def _search(gray: np.ndarray, calibration, centre_mm: np.ndarray, span_mm: float,  # noqa: ANN001
+            ppm: float, angles: np.ndarray) -> _Found | None:
+    """The best card-sized rectangle in the square of the table ``span_mm`` wide about
+    ``centre_mm``, seen from above at ``ppm`` pixels a millimetre, turned by each of
+    ``angles``."""
+    side = int(np.ceil(span_mm * ppm)) | 1
+    middle = (side - 1) / 2
+    # patch pixel -> table mm -> picture pixel
+    to_mm = np.array([[1 / ppm, 0, centre_mm[0] - middle / ppm],
+                      [0, 1 / ppm, centre_mm[1] - middle / ppm], [0, 0, 1]])
+    to_px = np.linalg.inv(calibration.to_table_matrix) @ to_mm
+    patch = cv2.warpPerspective(gray, to_px, (side, side),
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    patch = cv2.GaussianBlur(patch, (0, 0), 0.5 * ppm)
+    half_w = int(round(CARD_MM[0] * ppm / 2))
+    gx, gy = _turned_gradients(patch, middle, angles)
+    short_sides = cv2.boxFilter(gy, -1, (int(SIDE_SHARE * 2 * half_w) | 1, 1)).reshape(
+        len(angles), side, side)
+    best: tuple[float, int, int, int, int] | None = None  # weakest, angle, row, col, half_l
+    for length in LENGTHS_MM:
+        half_l = int(round(length * ppm / 2))
+        # (centres whose sides would reach the patch's outermost rows are left out)
+        r0, r1, c0, c1 = half_l + 2, side - half_l - 2, half_w + 2, side - half_w - 2
+        if r1 <= r0 or c1 <= c0:
+            continue
+        long_sides = cv2.boxFilter(gx, -1, (1, int(SIDE_SHARE * 2 * half_l) | 1)).reshape(
+            len(angles), side, side)
+        # for each turn and centre (row, col) of the rectangle: its weakest side's edge
+        weakest = np.minimum(
+            np.minimum(long_sides[:, r0:r1, c0 - half_w:c1 - half_w],
+                       long_sides[:, r0:r1, c0 + half_w:c1 + half_w]),
+            np.minimum(short_sides[:, r0 - half_l:r1 - half_l, c0:c1],
+                       short_sides[:, r0 + half_l:r1 + half_l, c0:c1]))
+        i = int(np.argmax(weakest))
+        if best is None or weakest.flat[i] > best[0]:
+            a, row, col = np.unravel_index(i, weakest.shape)
+            best = (float(weakest.flat[i]), int(a), int(row) + r0, int(col) + c0, half_l)
+    if best is None:
+        return None
+    _, a, row, col, half_l = best
+    angle = float(angles[a])
+    # how much of each side shows an edge, against the stack's strong edges (90th percentile)
+    strong = float(np.percentile(np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0),
+                                          cv2.Sobel(patch, cv2.CV_32F, 0, 1)), 90))
+    gx, gy = (g.reshape(len(angles), side, side)[a] for g in (gx, gy))
+    rows = np.arange(row - int(0.85 * half_l), row + int(0.85 * half_l) + 1)
+    cols = np.arange(col - int(0.8 * half_w), col + int(0.8 * half_w) + 1)
+    sides = [gx[rows, col - half_w], gx[rows, col + half_w], gy[row - half_l, cols],
+             gy[row + half_l, cols]]
+    shown = min(float((values >= EDGE * strong).mean()) for values in sides)
+    turned_corners = np.array([[col - half_w, row - half_l], [col + half_w, row - half_l],
+                               [col + half_w, row + half_l], [col - half_w, row + half_l]],
+                              np.float64)
+    back = cv2.invertAffineTransform(cv2.getRotationMatrix2D((middle, middle), angle, 1.0))
+    in_patch = turned_corners @ back[:, :2].T + back[:, 2]
+    corners = cv2.perspectiveTransform(in_patch.reshape(-1, 1, 2), to_px).reshape(-1, 2)
+    centre = cv2.perspectiveTransform(in_patch.mean(axis=0).reshape(1, 1, 2), to_mm).reshape(2)
+    return _Found(angle, corners, centre, shown)
