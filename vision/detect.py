@@ -38,7 +38,6 @@ from .models import MODELS, load_session
 from .stacks import top_card
 
 
-
 @dataclass
 class CardDetections:
     """Parallel arrays for the cards of one picture (numpy first, like a detections table).
@@ -211,9 +210,6 @@ class CardDetector:
             # region (and every region without a calibration) gets the best quadrilateral
             on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
                 contour, scale, (x0, y0), calibration)
-            # A hand over a card bites a notch out of its region (low solidity) or cuts it short
-            # (the wrong size or shape for a card).
-            seen_whole = area / max(hull_area, 1.0) >= self.fill and card_sized
             quad = on_table if on_table is not None else (
                 (_quad_around(contour, hull) + 0.5) / scale - 0.5 + (x0, y0))
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
@@ -223,7 +219,9 @@ class CardDetector:
             reaches.append(max(5.0, SNAP_REACH * short))
             quads.append(quad)
             scores.append(float(card[region > 0].mean()))
-            whole.append(seen_whole)
+            # A hand over a card bites a notch out of its region (low solidity) or cuts it short
+            # (the wrong size or shape for a card).
+            whole.append(area / max(hull_area, 1.0) >= self.fill and card_sized)
             contours.append(contour)
         if not quads:
             return CardDetections()

@@ -31,6 +31,8 @@ LENGTHS_MM = (84.0, 89.0, 94.0, 99.0)
 SHOWN = 0.7
 EDGE = 0.35
 PAD_MM = 10.0  # the region is looked at with this margin
+# a region wider than this (an arm across the table) is no stack of cards, and would cost much
+MOST_SPAN_MM = 300.0
 # the coarse and the fine search: pixels a millimetre, and steps of turn (degrees)
 COARSE_PPM, COARSE_STEP = 0.75, 6.0
 FINE_PPM, FINE_STEP = 1.5, 1.5
@@ -45,12 +47,14 @@ def top_card(gray: np.ndarray, outline_px: np.ndarray,
              calibration) -> tuple[np.ndarray, bool] | None:  # noqa: ANN001
     """The card on top in the region whose outline (picture px, Nx2) is given: its corners in
     the picture (4x2) and whether all four of its sides show clearly; None when the region
-    is too small to hold a card."""
+    is too small to hold a card, or far too big to be a stack of cards."""
     outline_mm = calibration.to_table(outline_px)
     lo = outline_mm.min(axis=0) - PAD_MM
     hi = outline_mm.max(axis=0) + PAD_MM
     centre_mm = (lo + hi) / 2
     span_mm = float(np.hypot(*(hi - lo)))  # room to turn the region about its centre
+    if span_mm > MOST_SPAN_MM:
+        return None
     coarse = _search(gray, calibration, centre_mm, span_mm, COARSE_PPM,
                      np.arange(0.0, 180.0, COARSE_STEP))
     if coarse is None:

@@ -63,3 +63,14 @@ def test_a_card_with_a_hand_over_one_end_is_found_but_not_called_whole():
     found = top_card(picture, cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2),
                      calibration)
     assert found is not None and not found[1]
+
+
+def test_a_region_far_bigger_than_any_stack_is_not_searched():
+    calibration = _table()
+    picture = np.full((720, 1280), 60, np.uint8)
+    _draw(picture, calibration, _card_mm((250, 250), 0.0))
+    arm = calibration.to_image(np.array([(20, 200), (480, 200), (480, 300), (20, 300)], float))
+    assert top_card(picture, arm, calibration) is None
+    # the same card with a region about it is found
+    around = calibration.to_image(_card_mm((250, 250), 0.0, 110.0))
+    assert top_card(picture, around, calibration) is not None
