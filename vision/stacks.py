@@ -35,7 +35,7 @@ PAD_MM = 10.0  # the region is looked at with this margin
 MOST_SPAN_MM = 300.0
 # the coarse and the fine search: pixels a millimetre, and steps of turn (degrees)
 COARSE_PPM, COARSE_STEP = 0.75, 6.0
-FINE_PPM, FINE_STEP = 1.5, 1.5
+FINE_PPM, FINE_STEP = 1.5, 1.5  # five turns: -3 to +3 degrees
 # the fine search looks this far about the coarse card's centre (its diagonal and a margin)
 FINE_SPAN_MM = float(np.hypot(CARD_MM[0], max(LENGTHS_MM))) + 16.0
 # only the middle of each side counts: the corners are rounded, and a turn a step off the
@@ -61,7 +61,7 @@ def top_card(gray: np.ndarray, outline_px: np.ndarray,
         return None
     # then finer, about the card found: its centre is within a few mm of the coarse one's
     fine = _search(gray, calibration, coarse.centre_mm, FINE_SPAN_MM, FINE_PPM,
-                   coarse.angle + FINE_STEP * np.arange(-3, 4))
+                   coarse.angle + FINE_STEP * np.arange(-2, 3))
     best = fine if fine is not None else coarse
     return best.corners, best.shown >= SHOWN
 
