@@ -211,7 +211,7 @@ class CardDetector:
             on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
                 contour, scale, (x0, y0), calibration)
             quad = on_table if on_table is not None else (
-                (_quad_around(contour, hull) + 0.5) / scale - 0.5 + (x0, y0))
+                _to_picture(_quad_around(contour, hull), scale, (x0, y0)))
             short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
             if short < self.min_side_px:
                 continue
@@ -227,18 +227,24 @@ class CardDetector:
             return CardDetections()
         # snap to the picture's edges, then settle them with a short second look
         refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
+        if calibration is not None:
+            # cards over one another, or a card and a hand, make one region that is not one
+            # whole card: a card on top may still show whole (found on the picture itself, so
+            # a short look settles its edges)
+            tops = {}
+            for i, quad in enumerate(refined):
+                if not (whole[i] and _card_shaped(quad, calibration)):
+                    pixels = _to_picture(contours[i].reshape(-1, 2), scale, (x0, y0))
+                    top = top_card(gray, pixels, calibration)
+                    if top is not None:
+                        tops[i] = top
+            if tops:
+                found_on_top = refine_quads(gray, np.array([q for q, _ in tops.values()]), 3.0)
+                for i, quad, (_, shows) in zip(tops, found_on_top, tops.values()):
+                    refined[i], whole[i] = quad, shows
         for i, quad in enumerate(refined):
-            shaped = _card_shaped(quad, calibration)
-            if calibration is not None and not (whole[i] and shaped):
-                # cards over one another, or a card and a hand, make one region: a card on
-                # top may still show whole
-                top = _top_of_stack(gray, contours[i], scale, (x0, y0), calibration)
-                if top is not None:
-                    quad, whole[i] = top
-                    refined[i] = quad = refine_quads(gray, quad[None], 3.0)[0]
-                    shaped = _card_shaped(quad, calibration)
             whole[i] = bool(whole[i] and _inside_frame(quad, frame.shape[1], frame.shape[0])
-                            and shaped)
+                            and _card_shaped(quad, calibration))
         q = np.array([portrait_order(quad) for quad in refined], np.float32)
         found = CardDetections(q, np.array(scores, np.float32), np.array(whole, bool),
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
@@ -378,7 +384,7 @@ def _join_split_cores(groups: tuple[int, np.ndarray], markers: np.ndarray, fill:
         quad_small, _ = fitted
         if int(region.sum()) < fill * cv2.contourArea(quad_small.astype(np.float32)):
             continue
-        quad = (quad_small + 0.5) / scale - 0.5 + offset
+        quad = _to_picture(quad_small, scale, offset)
         if not _card_shaped(quad, calibration):
             continue
         middle = quad_small.mean(axis=0) + 0.7 * (quad_small - quad_small.mean(axis=0))
@@ -405,7 +411,7 @@ def _fit_on_table(contour: np.ndarray, scale: float, offset: tuple[int, int],  #
     centre = outline.mean(axis=0)
     away = outline - centre
     outline += 0.5 * away / np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6)
-    pixels = (outline + 0.5) / scale - 0.5 + offset
+    pixels = _to_picture(outline, scale, offset)
     mm = calibration.to_table(pixels).astype(np.float32)
     (cx, cy), (w, h), angle = cv2.minAreaRect(mm)
     short, long = CARD_MM
@@ -417,14 +423,10 @@ def _fit_on_table(contour: np.ndarray, scale: float, offset: tuple[int, int],  #
     return calibration.to_image(box), off < CARD_SIZE_TOLERANCE
 
 
-def _top_of_stack(gray: np.ndarray, contour: np.ndarray, scale: float,
-                  offset: tuple[int, int], calibration,  # noqa: ANN001
-                  ) -> tuple[np.ndarray, bool] | None:
-    """For a region (``contour`` in network pixels) on a calibrated table that is not one
-    whole card: the card on top of the cards it shows (``vision.stacks``), and whether that
-    card shows whole."""
-    pixels = (contour.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5 + offset
-    return top_card(gray, pixels, calibration)
+def _to_picture(points: np.ndarray, scale: float, offset: tuple[int, int]) -> np.ndarray:
+    """Network pixels (pixel centres at whole numbers) as picture pixels: the network saw the
+    part of the picture from ``offset`` shrunk by ``scale``."""
+    return (np.asarray(points, np.float64) + 0.5) / scale - 0.5 + offset
 
 
 def _outline(region: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:

@@ -105,7 +105,7 @@ def _search(gray: np.ndarray, calibration, centre_mm: np.ndarray, span_mm: float
     # patch pixel -> table mm -> picture pixel
     to_mm = np.array([[1 / ppm, 0, centre_mm[0] - middle / ppm],
                       [0, 1 / ppm, centre_mm[1] - middle / ppm], [0, 0, 1]])
-    to_px = np.linalg.inv(calibration.to_table_matrix) @ to_mm
+    to_px = calibration.to_image_matrix @ to_mm
     patch = cv2.warpPerspective(gray, to_px, (side, side),
                                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)

@@ -61,13 +61,18 @@ class Calibration:
             raise CalibrationError("the calibration points are degenerate (in a line?)")
         return h
 
+    @cached_property
+    def to_image_matrix(self) -> np.ndarray:
+        """3x3 homography: table mm -> picture pixels."""
+        return np.linalg.inv(self.to_table_matrix)
+
     def to_table(self, pixels: np.ndarray) -> np.ndarray:
         pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.to_table_matrix).reshape(-1, 2)
 
     def to_image(self, table_mm: np.ndarray) -> np.ndarray:
         pts = np.asarray(table_mm, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.to_table_matrix)).reshape(-1, 2)
+        return cv2.perspectiveTransform(pts, self.to_image_matrix).reshape(-1, 2)
 
     def seat_at_pixel(self, x: float, y: float) -> Seat | None:
         tx, ty = self.to_table(np.array([[x, y]]))[0]
