@@ -65,3 +65,25 @@ def test_a_card_running_off_the_picture_is_drawn_out_from_the_edge():
     inside = far & (step[0] >= 0) & (step[0] < 160) & (step[1] >= 0) & (step[1] < 200)
     diff = np.abs(out[inside].astype(int) - out[step[1][inside], step[0][inside]].astype(int))
     assert np.median(diff) <= 2
+
+
+class _TopDark:
+    """A face set whose every face is dark in its top half and light in its bottom half."""
+
+    def face(self, card) -> np.ndarray:  # noqa: ANN001
+        face = np.full((140, 100, 4), 235, np.uint8)
+        face[:70, :, :3] = 20
+        return face
+
+
+def test_card_crops_come_either_way_up():
+    """The detector cannot tell a card's top from its bottom, so at run time a card is cut out
+    upside down as often as not; the training crops must be too."""
+    maker = CropMaker([_TopDark()], np.random.default_rng(11))
+    h = CROP_SIZE[1]
+    upright = []
+    for _ in range(200):
+        crop = maker.crop("7H", hard=False).astype(float)
+        top, bottom = crop[h // 8:h * 3 // 8].mean(), crop[h * 5 // 8:h * 7 // 8].mean()
+        upright.append(top < bottom)
+    assert 0.35 < np.mean(upright) < 0.65

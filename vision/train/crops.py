@@ -153,8 +153,7 @@ class CropMaker:
         pw, ph = int(cw * PATCH), int(ch * PATCH * 0.8)
         canvas = self._table_patch(pw, ph)
         cx, cy = pw / 2, ph / 2
-        turn = rng.uniform(-0.08, 0.08) + (math.pi if rng.random() < 0.5 else 0.0)
-        true = self._card_quad(cx, cy, cw, ch, turn, 0.03)
+        true = self._card_quad(cx, cy, cw, ch, rng.uniform(-0.08, 0.08), 0.03)
         if rng.random() < 0.25:  # a neighbour card underneath, peeking out
             other = self.faces[int(rng.integers(len(self.faces)))].face(
                 CLASSES[int(rng.integers(52))] if rng.random() < 0.9 else BACK)
@@ -166,7 +165,10 @@ class CropMaker:
             self._hand_over(canvas, true, rng.uniform(0.05, 0.2))
         if rng.random() < (0.1 if hard else 0.05):  # the card runs off the picture
             canvas = off_the_picture(canvas, true, rng.uniform(0.08, 0.35), rng)
-        return self._degrade(_cut(canvas, self.outline_error(true), self.size), hard)
+        cut = self.outline_error(true)
+        if rng.random() < 0.5:  # the detector cannot tell a card's top from its bottom
+            cut = np.roll(cut, 2, axis=0)
+        return self._degrade(_cut(canvas, cut, self.size), hard)
 
     def outline_error(self, true: np.ndarray) -> np.ndarray:
         """The outline the detector might give for a card whose true outline is ``true``
