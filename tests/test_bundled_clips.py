@@ -54,8 +54,7 @@ def test_the_demo_clip_is_refereed_whole_with_the_scorers_verdict():
         "under 0.9 or as the wrong court card")),
 ])
 def test_the_other_bundled_clips_reach_their_verdicts(name):
-    _, comparison = _refereed(name)
-    assert comparison.false_accusations == 0
+    _, comparison = _refereed(name)  # every announcement, the revoke's included, and verdict
     assert comparison.all_right, comparison.lines()
 
 
