@@ -36,6 +36,11 @@ import numpy as np
 
 from .cardclasses import CLASSES
 from .progress import Progress
+from .track import TrackerSettings
+
+# a play is taken only when its reading is at least this sure: cards read right but less
+# surely are asked for again, so they count as right in card_accuracy, not in sure_accuracy
+SURE = TrackerSettings().min_confidence
 
 MATCH_IOU = 0.5
 PHOTO_MIN_CONFIDENCE = 0.9
@@ -195,6 +200,7 @@ class Tally:
     cards: int = 0  # labelled cards that count
     found: int = 0  # of those, found by the detector (whole)
     right: int = 0  # of those, found and read right
+    sure: int = 0  # of those, read at least SURE
     detections: int = 0  # whole detections read as a card (not "not a card")
     true_detections: int = 0
     seat_checked: int = 0
@@ -266,6 +272,7 @@ def _compare_positions(task: ImageTask, result: dict[str, Any], tally: Tally,
             tally.seat_right += int(det["seat"] == label.seat)
         if read == label.card:
             tally.right += 1
+            tally.sure += int(det["confidence"] >= SURE)
             tally._cls(label.card)[0] += 1
         else:
             tally._cls(label.card)[1] += 1
@@ -299,6 +306,8 @@ def _compare_multiset(task: ImageTask, found: list[dict[str, Any]], tally: Tally
     tally.cards += sum(wanted.values())
     tally.detections += sum(got.values()) + sum(excused.values())
     tally.right += sum(matched.values())
+    sure = Counter(f["card"] for f in found if f["confidence"] >= SURE)
+    tally.sure += sum((matched & sure).values())
     tally.found += min(sum(wanted.values()), sum(got.values()))
     tally.true_detections += min(sum(wanted.values()), sum(got.values())) + sum(
         excused.values())
@@ -343,6 +352,8 @@ def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
         "images": tally.images,
         "cards": tally.cards,
         "card_accuracy": ratio(tally.right, tally.cards),
+        "sure_accuracy": ratio(tally.sure, tally.cards),
+        "sure_threshold": SURE,
         "detection_recall": ratio(tally.found, tally.cards),
         "detection_precision": ratio(tally.true_detections, tally.detections),
         "seat_accuracy": ratio(tally.seat_right, tally.seat_checked),

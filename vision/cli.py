@@ -530,6 +530,8 @@ def _print_check(summary: dict) -> None:  # type: ignore[type-arg]
           f"{pct(summary['detection_recall'])}  precision: {pct(summary['detection_precision'])}"
           + (f"  seats: {pct(summary['seat_accuracy'])}" if summary["seat_accuracy"] is not None
              else ""))
+    print(f"read right and sure enough to be taken as a play (>= {summary['sure_threshold']}): "
+          f"{pct(summary['sure_accuracy'])}")
     wrong = summary["wrong_at_or_above"]
     print(f"read wrongly with confidence >= 0.9: {wrong['0.9']}, >= 0.98: {wrong['0.98']}")
     if summary["confusions"]:

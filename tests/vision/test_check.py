@@ -12,6 +12,7 @@ from tests.helpers import console_script, run_command
 from vision.check import (
     ImageTask,
     Label,
+    SURE,
     LabelsError,
     Tally,
     compare,
@@ -89,6 +90,26 @@ def test_multiset_matching_ignores_position():
     assert (tally.cards, tally.right) == (3, 2)
     assert tally.confusions[("QH", "7S")] == 1
     assert tally.wrong_confident == {0.9: 0, 0.98: 0}
+
+
+def test_sure_accuracy_counts_only_cards_read_right_surely_enough_to_be_played():
+    """A card read right under the referee's threshold would be asked for again, not played."""
+    quads = [(np.array(QUAD) + [200 * k, 0]).tolist() for k in range(3)]
+    task = ImageTask("p", "p.jpg", [Label(c, None, np.array(q, float))
+                                    for c, q in zip(["AS", "KH", "2C"], quads)])
+    tally = Tally()
+    compare(task, {"found": [found("AS", quads[0], SURE), found("KH", quads[1], SURE - 0.01),
+                             found("2D", quads[2], 0.99)]}, True, tally)
+    assert (tally.right, tally.sure) == (2, 1)
+    summary = report(tally, "x", False)
+    assert summary["sure_accuracy"] == pytest.approx(1 / 3, abs=1e-4)
+    assert summary["sure_threshold"] == SURE == 0.9
+    # without positions: two queens of hearts found, one of them surely
+    task = ImageTask("p", "p.jpg", [Label("QH"), Label("QH"), Label("7D")])
+    tally = Tally()
+    compare(task, {"found": [found("QH", None, 0.95), found("QH", None, 0.5),
+                             found("7D", None, 0.89)]}, False, tally)
+    assert (tally.right, tally.sure) == (3, 1)
 
 
 def test_multiset_matching_excuses_half_hidden_cards():
