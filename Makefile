@@ -26,8 +26,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@echo "== the text scorer on samples/games/game1.sueca"
 	$(BIN)/sueca-referee score -g samples/games/game1.sueca
-	@echo "== the camera referee on samples/clips/game1.mp4 (the same game)"
-	$(BIN)/sueca-referee replay samples/clips/game1.mp4 --truth samples/clips/game1.jsonl
+	@echo "== the camera referee on samples/clips/game1.mp4 (the same game; add"
+	@echo "   --truth samples/clips/game1.jsonl to compare it with the clip's truth log)"
+	$(BIN)/sueca-referee replay samples/clips/game1.mp4
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
