@@ -9,8 +9,9 @@ quick. The test designs are fetched from Debian into the face cache the first ti
 
 Each game is refereed once; two tests read the result:
 - nobody is ever accused of cheating they did not do (must hold for every game);
-- the whole game is refereed exactly as the truth says (expected to fail for some games
-  until issue 4's readers are good enough: a strict xfail would hide the ones that pass).
+- the whole game is refereed exactly as the truth says. The games refereed whole today must
+  stay so; the others are expected to fail until issue 4's readers are good enough (not
+  strictly: one that starts passing shows as XPASS).
 """
 
 from __future__ import annotations
@@ -84,9 +85,15 @@ def test_nobody_is_falsely_accused(folder, seed, revoke):
     assert comparison.false_accusations == 0, comparison.lines()
 
 
-@pytest.mark.xfail(strict=False, reason="issue 4 is open: a card read unsurely or missed "
-                   "leaves a trick unscored, so not every game is refereed whole yet")
-@pytest.mark.parametrize("seed,revoke", GAMES)
+# the games refereed whole today (all three on the simplistic design): they must stay so
+WHOLE_TODAY = {3, 9, 15}
+NOT_YET = pytest.mark.xfail(strict=False, reason="issue 4 is open: a card read unsurely or "
+                            "missed leaves a trick unscored, so not every game is refereed whole")
+
+
+@pytest.mark.parametrize("seed,revoke", [
+    pytest.param(seed, revoke, marks=() if seed in WHOLE_TODAY else NOT_YET)
+    for seed, revoke in GAMES])
 def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke):
     result, comparison = refereed(seed, revoke, folder)
     assert comparison.all_right, comparison.lines()
