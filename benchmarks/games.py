@@ -23,24 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.studio.clip import Timing  # noqa: E402
-
-BRISK = Timing(carry=4, withdraw=3, between=2, trump_shown=8, before_sweep=4, gather=3,
-               pull=5, tail=4)
+from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
 def referee_game(job: tuple[int, bool, tuple[int, int], bool, str]) -> dict:
-    from referee.config import RulesConfig
     from vision.classify import CardClassifier
     from vision.detect import CardDetector
-    from vision.game import TableReferee
-    from vision.session import run_session
-    from vision.sources import video_frames
-    from vision.studio.clip import game_from_seed, read_truth, render_clip
+    from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
-    from vision.table import CalibrationKeeper
-    from vision.track import Tracker
-    from vision.truthcheck import compare_with_truth
+    from vision.truthcheck import referee_clip
 
     seed, revoke, (width, height), brisk, folder = job
     designs = face_sets("test", log=lambda m: None)
@@ -49,10 +40,7 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str]) -> dict:
     render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth, seed=seed,
                 width=width, height=height, timing=BRISK if brisk else Timing(),
                 progress=False)
-    table = TableReferee(RulesConfig())
-    result = run_session(video_frames(clip), CardDetector(threads=1), CardClassifier(threads=1),
-                         CalibrationKeeper(), Tracker(), table, [])
-    comparison = compare_with_truth(read_truth(truth), result.said, table.taken)
+    _, comparison = referee_clip(clip, truth, CardDetector(threads=1), CardClassifier(threads=1))
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
             "false": comparison.false_accusations, "delays": comparison.delays,
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),

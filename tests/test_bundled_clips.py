@@ -12,28 +12,18 @@ from functools import cache
 
 import pytest
 
-from referee.config import RulesConfig
 from tests.helpers import ROOT
 from vision.classify import CardClassifier
 from vision.detect import CardDetector
-from vision.game import TableReferee
-from vision.session import run_session
-from vision.sources import video_frames
-from vision.studio.clip import read_truth
-from vision.table import CalibrationKeeper
-from vision.track import Tracker
-from vision.truthcheck import compare_with_truth
+from vision.truthcheck import referee_clip
 
 CLIPS = ROOT / "samples" / "clips"
 
 
 @cache
 def _refereed(name: str):
-    table = TableReferee(RulesConfig())
-    result = run_session(video_frames(CLIPS / f"{name}.mp4"), CardDetector(threads=1),
-                         CardClassifier(threads=1), CalibrationKeeper(), Tracker(), table, [])
-    truth = read_truth(CLIPS / f"{name}.jsonl")
-    return result, compare_with_truth(truth, result.said, table.taken)
+    return referee_clip(CLIPS / f"{name}.mp4", CLIPS / f"{name}.jsonl",
+                        CardDetector(threads=1), CardClassifier(threads=1))
 
 
 def test_the_demo_clip_is_refereed_whole_with_the_scorers_verdict():

@@ -20,21 +20,13 @@ from functools import cache
 
 import pytest
 
-from referee.config import RulesConfig
 from vision.classify import CardClassifier
 from vision.detect import CardDetector
-from vision.game import TableReferee
-from vision.session import run_session
-from vision.sources import video_frames
-from vision.studio.clip import Timing, game_from_seed, read_truth, render_clip
+from vision.studio.clip import BRISK, game_from_seed, render_clip
 from vision.studio.faces import StudioError
 from vision.studio.facesets import face_sets
-from vision.table import CalibrationKeeper
-from vision.track import Tracker
-from vision.truthcheck import compare_with_truth
+from vision.truthcheck import referee_clip
 
-BRISK = Timing(carry=4, withdraw=3, between=2, trump_shown=8, before_sweep=4, gather=3,
-               pull=5, tail=4)
 SIZE = (960, 540)
 GAMES = [(seed, seed % 4 == 0) for seed in range(1, 21)]  # 5 with a revoke
 
@@ -64,12 +56,9 @@ def refereed(seed: int, revoke: bool, folder: str):
     clip, truth_path = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path, seed=seed,
                 width=SIZE[0], height=SIZE[1], timing=BRISK, progress=False)
-    detector, classifier = _stages()
-    table = TableReferee(RulesConfig())
-    result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
-                         Tracker(), table, [])
+    refereed = referee_clip(clip, truth_path, *_stages())
     clip.unlink()  # the truth log is small; the clip is not needed again
-    return result, compare_with_truth(read_truth(truth_path), result.said, table.taken)
+    return refereed
 
 
 @pytest.fixture(scope="module")

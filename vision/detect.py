@@ -231,16 +231,14 @@ class CardDetector:
             # cards over one another, or a card and a hand, make one region that is not one
             # whole card: a card on top may still show whole (found on the picture itself, so
             # a short look settles its edges)
-            tops = {}
-            for i, quad in enumerate(refined):
-                if not (whole[i] and _card_shaped(quad, calibration)):
-                    pixels = _to_picture(contours[i].reshape(-1, 2), scale, (x0, y0))
-                    top = top_card(gray, pixels, calibration)
-                    if top is not None:
-                        tops[i] = top
+            tops = [(i, top_card(gray, _to_picture(contours[i].reshape(-1, 2), scale,
+                                                   (x0, y0)), calibration))
+                    for i, quad in enumerate(refined)
+                    if not (whole[i] and _card_shaped(quad, calibration))]
+            tops = [(i, top) for i, top in tops if top is not None]
             if tops:
-                found_on_top = refine_quads(gray, np.array([q for q, _ in tops.values()]), 3.0)
-                for i, quad, (_, shows) in zip(tops, found_on_top, tops.values()):
+                settled = refine_quads(gray, np.array([corners for _, (corners, _) in tops]), 3.0)
+                for (i, (_, shows)), quad in zip(tops, settled):
                     refined[i], whole[i] = quad, shows
         for i, quad in enumerate(refined):
             whole[i] = bool(whole[i] and _inside_frame(quad, frame.shape[1], frame.shape[0])
@@ -400,12 +398,12 @@ def _fit_on_table(contour: np.ndarray, scale: float, offset: tuple[int, int],  #
                   calibration, snap: float = 0.3) -> tuple[np.ndarray | None, bool]:
     """On a calibrated table every card is a rectangle of a card's size, however the camera
     looks at it: the region whose ``contour`` is given (``_outline``; network pixels, which
-    ``scale`` and ``offset`` map to the picture) is seen from above, squared up there and, when it is about a card's size, given
-    exactly a card's size about its centre, so a blurred or half-seen outline still gives the
-    card's true corners in the picture (which the edge snapping then refines). A region far
-    from a card's size gives None. Also says whether the region seen has a card's size (within
-    the 22 % that a whole card must be within): a card cut short by a hand is snapped to its
-    full size but not called whole."""
+    ``scale`` and ``offset`` map to the picture) is seen from above, squared up there and,
+    when it is about a card's size, given exactly a card's size about its centre, so a blurred
+    or half-seen outline still gives the card's true corners in the picture (which the edge
+    snapping then refines). A region far from a card's size gives None. Also says whether the
+    region seen has a card's size (within the 22 % that a whole card must be within): a card
+    cut short by a hand is snapped to its full size but not called whole."""
     outline = contour.reshape(-1, 2).astype(np.float64)
     # the region's pixels are whole pixels: its outline runs half a pixel outside their centres
     centre = outline.mean(axis=0)

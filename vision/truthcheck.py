@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from referee.events import GameOver
 
 from .game import Said
 from .track import CardLanded
+
+if TYPE_CHECKING:
+    from .session import SessionResult
 
 
 @dataclass
@@ -117,3 +121,23 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     if over:
         result.verdict_said = over[-1].announcement.message.splitlines()
     return result
+
+
+def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001
+                 ) -> tuple[SessionResult, Comparison]:
+    """Referee a studio clip from its first frame, quietly, with the default rules and
+    tracker, and compare what was said with the clip's truth log: what the end-to-end tests
+    and the games benchmark measure."""
+    from referee.config import RulesConfig
+
+    from .game import TableReferee
+    from .session import run_session
+    from .sources import video_frames
+    from .studio.clip import read_truth
+    from .table import CalibrationKeeper
+    from .track import Tracker
+
+    table = TableReferee(RulesConfig())
+    result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
+                         Tracker(), table, [])
+    return result, compare_with_truth(read_truth(truth), result.said, table.taken)

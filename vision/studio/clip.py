@@ -75,6 +75,11 @@ class Timing:
     tail: int = 15
 
 
+# few frames per movement: whole games that the tests and the games benchmark render quickly
+BRISK = Timing(carry=4, withdraw=3, between=2, trump_shown=8, before_sweep=4, gather=3,
+               pull=5, tail=4)
+
+
 def _ease_out(t: float) -> float:
     return 1 - (1 - t) ** 3
 
