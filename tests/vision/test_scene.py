@@ -12,7 +12,7 @@ from referee import Card
 from referee.seats import SEATS, Seat
 from vision.layout import LayoutError, TableLayout, layout_from_mapping
 from vision.studio.camera import Camera
-from vision.studio.facesets import TinyFaces
+from vision.studio.facesets import RandomFaces, TinyFaces
 from vision.studio.objects import Hand
 from vision.studio.scene import CardOnTable, Look, Scene, Stage, render
 
@@ -170,6 +170,53 @@ def test_tiny_faces_are_drawn_for_every_card_and_differ():
         assert face.shape[2] == 4 and face[..., 3].max() == 255
         seen.add(face.tobytes())
     assert len(seen) == 8
+
+
+class _GreenCourts:
+    """Art for made-up designs to borrow: every face a plain green card."""
+
+    name = "green"
+
+    def face(self, card):  # noqa: ANN001, ANN201
+        face = np.zeros((126, 90, 4), np.uint8)
+        face[..., 1] = face[..., 3] = 255
+        return face
+
+
+def _first_portrait_design(art: list) -> RandomFaces:
+    for seed in range(1000, 1200):
+        faces = RandomFaces(seed, art=art)
+        if faces.court_style == "portrait":
+            return faces
+    raise AssertionError("no portrait design among 200 seeds")
+
+
+def test_portrait_designs_borrow_court_art_and_keep_their_own_indices():
+    design = _first_portrait_design([_GreenCourts()])
+    green = (0, 255, 0)
+    king, seven = design.face("KH"), design.face("7H")
+    share = (king[..., :3] == green).all(axis=2).mean()
+    assert 0.3 < share < 0.6  # the panel is the borrowed art; corners and border are not
+    assert not (seven[..., :3] == green).all(axis=2).any()  # pip cards keep their pips
+    # the index corner is the design's own: the same as the design drawn without art
+    plain = RandomFaces(int(design.name.split("-")[1]))
+    h, w = king.shape[:2]
+    corner = (slice(0, int(h * 0.15)), slice(0, int(w * 0.2)))
+    assert np.array_equal(king[corner], plain.face("KH")[corner])
+    # without art to borrow, the design falls back to shapes: no green
+    assert not (plain.face("KH")[..., :3] == green).all(axis=2).any()
+
+
+def test_made_up_court_panels_differ_by_suit():
+    """Each court card of a made-up design has its own panel, as a real design's kings each
+    have their own portrait (the panel's ground colour is the most common one in it)."""
+    design = RandomFaces(1000)
+    grounds = set()
+    for suit in "CDHS":
+        panel = design.face(f"K{suit}")[60:160, 40:120, :3].reshape(-1, 3)
+        colours, counts = np.unique(panel, axis=0, return_counts=True)
+        grounds.add(tuple(colours[counts.argmax()]))
+    assert len(grounds) == 4
 
 
 def test_layout_reads_config_and_refuses_nonsense():

@@ -13,7 +13,7 @@ A face set gives the RGBA picture of each card's face (and ``"back"``). Two kind
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -163,6 +163,7 @@ class TinyFaces:
         return image
 
 
+COURTS = (Rank.JACK, Rank.QUEEN, Rank.KING)
 COURT_LETTERS = ({Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},  # English
                  {Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},  # French
                  {Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"})  # German, Dutch
@@ -171,10 +172,17 @@ COURT_LETTERS = ({Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},  # English
 class RandomFaces(TinyFaces):
     """A made-up design drawn from ``seed``: its own inks (sometimes four colours), fonts, index
     size and letters (J Q K, V D R or B D K), pip size, paper tint and court-card art. Many of
-    them teach the classifier to read indices and pips rather than remember artwork."""
+    them teach the classifier to read indices and pips rather than remember artwork.
 
-    def __init__(self, seed: int, width: int = 160) -> None:
+    ``art``: face sets whose court portraits a "portrait" design borrows, each card the middle
+    of a court card of any rank and suit from any of them. Real portraits under an index that
+    does not match them teach the classifier that on a court card only the index says which
+    court it is; an unseen design's king, drawn in a style never seen, is then read by its
+    corner, not guessed from its face. Without ``art`` such a design draws shapes instead."""
+
+    def __init__(self, seed: int, width: int = 160, art: Sequence[FaceSet] = ()) -> None:
         super().__init__(seed % 3, width)
+        self.art = list(art)
         self.name = f"random-{seed}"
         rng = np.random.default_rng([seed, 17])
         self.rng_seed = seed
@@ -194,7 +202,8 @@ class RandomFaces(TinyFaces):
         self.paper = tuple(int(v) for v in rng.integers(225, 256, 3))
         self.court_seed = int(rng.integers(2 ** 31))
         self.big_index = bool(rng.random() < 0.15)  # a "jumbo index" deck
-        self.court_style = str(rng.choice(["shapes", "letter", "figure"], p=[0.5, 0.25, 0.25]))
+        self.court_style = str(rng.choice(["shapes", "letter", "figure", "portrait"],
+                                          p=[0.3, 0.2, 0.2, 0.3]))
 
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
@@ -222,15 +231,26 @@ class RandomFaces(TinyFaces):
 
     def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
         """A panel in one of the design's court styles: coloured shapes, the rank's letter drawn
-        large, or a crude double-headed figure. Nothing spills out of the panel onto the index."""
+        large, a crude double-headed figure, or a portrait borrowed from another design's court
+        card. Nothing spills out of the panel onto the index."""
         w, h = self.width, self.height
-        rng = np.random.default_rng([self.court_seed, card.rank.strength, len(card.suit.value)])
+        rng = np.random.default_rng([self.court_seed, card.rank.strength,
+                                     "CDHS".index(card.suit.value)])
         x0, y0, x1, y1 = int(w * 0.2), int(h * 0.15), int(w * 0.8), int(h * 0.85)
         panel = image.copy()
         cv2.rectangle(panel, (x0, y0), (x1, y1), (*(int(v) for v in rng.integers(0, 256, 3)),
                                                   255), -1)
         style = self.court_style
-        if style == "letter":
+        if style == "portrait" and self.art:
+            source = self.art[int(rng.integers(len(self.art)))]
+            court = Card(COURTS[int(rng.integers(3))], list(Suit)[int(rng.integers(4))])
+            face = source.face(court)
+            fh, fw = face.shape[:2]
+            # the middle of the borrowed face, clear of its own indices
+            middle = face[int(fh * 0.17):int(fh * 0.83), int(fw * 0.22):int(fw * 0.78), :3]
+            panel[y0:y1 + 1, x0:x1 + 1, :3] = cv2.resize(middle, (x1 - x0 + 1, y1 - y0 + 1),
+                                                         interpolation=cv2.INTER_AREA)
+        elif style == "letter":
             text = self.letters.get(card.rank, card.rank.symbol)
             scale = (x1 - x0) / 30
             thick = max(2, int(scale * rng.uniform(1.5, 3)))

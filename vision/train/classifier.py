@@ -34,8 +34,8 @@ def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
     split, labels, seed, hard = args
     faces = face_sets(split, log=lambda m: None)
     if split == "train":  # made-up designs teach indices and pips rather than artwork
-        faces = faces + [TinyFaces(v) for v in range(3)] + [RandomFaces(1000 + k)
-                                                            for k in range(RANDOM_DESIGNS)]
+        faces = faces + [TinyFaces(v) for v in range(3)] + [
+            RandomFaces(1000 + k, art=faces) for k in range(RANDOM_DESIGNS)]
     maker = CropMaker(faces, np.random.default_rng(seed))
     return np.stack([maker.crop(label, hard) for label in labels])
 
