@@ -56,9 +56,9 @@ def refereed(seed: int, revoke: bool, folder: str):
     clip, truth_path = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path, seed=seed,
                 width=SIZE[0], height=SIZE[1], timing=BRISK, progress=False)
-    refereed = referee_clip(clip, truth_path, *_stages())
+    result = referee_clip(clip, truth_path, *_stages())
     clip.unlink()  # the truth log is small; the clip is not needed again
-    return refereed
+    return result
 
 
 @pytest.fixture(scope="module")

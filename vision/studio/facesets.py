@@ -118,7 +118,7 @@ class TinyFaces:
         turned = cv2.rotate(half, cv2.ROTATE_180)
         layer = np.maximum(half[..., 3], turned[..., 3])
         inked = np.where(half[..., 3:] > 0, half, turned)
-        if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+        if card.rank in COURTS:
             self._court(image, card, ink, font)
         else:
             for x, y, flip in _pip_positions(card.rank):
