@@ -6,9 +6,11 @@ Results go to standard output; usage and file errors to standard error.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from .config import ConfigError, RulesConfig, load_rules_config
 from .gamefile import GameFileError, GameFileUnreadable, parse_game, read_game_text
@@ -149,6 +151,20 @@ def run(argv: list[str], prog: str = "sueca-scorer", out: TextIO | None = None,
     return score_file(args, rules, out, err, usage)
 
 
+def exit_with(command: Callable[[], int]) -> NoReturn:
+    """Run a console command and exit with its status. When whoever reads its output goes
+    away first (``| head``), it stops quietly with status 1, as other command-line tools do,
+    rather than with a traceback."""
+    try:
+        code = command()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # later writes (and the flush at exit) must not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)
+
+
 def main() -> None:
     """Console entry point of ``sueca-scorer``."""
-    sys.exit(run(sys.argv[1:]))
+    exit_with(lambda: run(sys.argv[1:]))

@@ -8,6 +8,7 @@ passed to it untouched.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from typing import TYPE_CHECKING
@@ -362,7 +363,6 @@ def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
 
 
 def _click_corners(image):  # -> np.ndarray | None
-    import os
 
     import cv2
     import numpy as np
@@ -448,7 +448,6 @@ def run_calibrate(ns: argparse.Namespace) -> int:
 
 def run_check(ns: argparse.Namespace) -> int:
     import json
-    import os
     from pathlib import Path
 
     from vision.check import (
@@ -564,4 +563,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    sys.exit(main())
+    scorer.exit_with(main)

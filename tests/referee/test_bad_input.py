@@ -71,3 +71,21 @@ def test_endless_device_is_refused():
     assert status == 2 and out == ""
     assert err.strip() == ("Could not read the game file: '/dev/zero' is too large to be a game "
                            "file (at least 64.0 KB; a game file is a few hundred bytes)")
+
+
+@pytest.mark.parametrize("command", [["sueca-referee", "score"], ["sueca-scorer"]])
+def test_output_into_a_closed_pipe_is_no_traceback(command):
+    """``sueca-scorer ... | head -1``: the reader goes away before the program has said all;
+    it stops quietly."""
+    import subprocess
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read: every write fails
+    try:
+        done = subprocess.run([console_script(command[0]), *command[1:], "-g",
+                               str(SAMPLE_GAMES / "game1.sueca")], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr and done.stderr == "", done.stderr
+    assert done.returncode != 0
