@@ -183,12 +183,46 @@ class _GreenCourts:
         return face
 
 
-def _first_portrait_design(art: list) -> RandomFaces:
+class _CourtsByRank:
+    """Art whose court cards are plain cards of one colour a rank."""
+
+    name = "by-rank"
+    colours = {"J": (255, 0, 0), "Q": (0, 255, 0), "K": (0, 0, 255)}
+
+    def face(self, card):  # noqa: ANN001, ANN201
+        face = np.zeros((126, 90, 4), np.uint8)
+        face[..., :3] = self.colours.get(str(card)[0], (128, 128, 128))
+        face[..., 3] = 255
+        return face
+
+
+def _first_portrait_design(art: list, suit_only: bool = False) -> RandomFaces:
     for seed in range(1000, 1200):
         faces = RandomFaces(seed, art=art)
-        if faces.court_style == "portrait":
+        if faces.court_style == "portrait" and faces.suit_only_courts == suit_only:
             return faces
-    raise AssertionError("no portrait design among 200 seeds")
+    raise AssertionError("no such portrait design among 200 seeds")
+
+
+def test_suit_only_designs_show_the_portrait_of_the_right_rank_and_no_rank_letter():
+    art = _CourtsByRank()
+    design = _first_portrait_design([art], suit_only=True)
+    h, w = design.height, design.width
+    for rank, colour in art.colours.items():
+        for suit in "CDHS":
+            panel = design.face(f"{rank}{suit}")[int(h * 0.4):int(h * 0.6),
+                                                 int(w * 0.4):int(w * 0.6), :3]
+            assert (panel == colour).all(axis=2).mean() > 0.9, (rank, suit)
+    # only the portrait tells the court cards of a suit apart: their corners are the same
+    corner = (slice(0, int(h * 0.15)), slice(0, int(w * 0.2)))
+    king, queen = design.face("KH"), design.face("QH")
+    assert np.array_equal(king[corner], queen[corner])
+    assert not np.array_equal(design.face("7H")[corner], design.face("6H")[corner])
+    # a design that borrows portraits of any rank keeps its rank letters
+    other = _first_portrait_design([art])
+    assert not np.array_equal(other.face("KH")[corner], other.face("QH")[corner])
+    # without art to borrow, no design goes without its rank letters
+    assert not any(RandomFaces(seed).suit_only_courts for seed in range(1000, 1100))
 
 
 def test_portrait_designs_borrow_court_art_and_keep_their_own_indices():

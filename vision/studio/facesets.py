@@ -178,7 +178,10 @@ class RandomFaces(TinyFaces):
     of a court card of any rank and suit from any of them. Real portraits under an index that
     does not match them teach the classifier that on a court card only the index says which
     court it is; an unseen design's king, drawn in a style never seen, is then read by its
-    corner, not guessed from its face. Without ``art`` such a design draws shapes instead."""
+    corner, not guessed from its face. Without ``art`` such a design draws shapes instead.
+    A "suit-only" design (one in five, given ``art``) prints no rank in its court cards'
+    corners and borrows the portrait of the same card from a real design, as some real
+    designs leave only the portrait to tell."""
 
     def __init__(self, seed: int, width: int = 160, art: Sequence[FaceSet] = ()) -> None:
         super().__init__(seed % 3, width)
@@ -204,6 +207,14 @@ class RandomFaces(TinyFaces):
         self.big_index = bool(rng.random() < 0.15)  # a "jumbo index" deck
         self.court_style = str(rng.choice(["shapes", "letter", "figure", "portrait"],
                                           p=[0.3, 0.2, 0.2, 0.3]))
+        # Some real designs print only the suit in a court card's corner (guyenne-classic), so
+        # that only the portrait tells a king from a queen or a jack. A "suit-only" design
+        # does the same, and its court cards borrow real portraits of their own rank: it
+        # teaches what a king looks like in many styles, where the borrowed portraits under
+        # any index teach that an index, when there is one, has the last word.
+        self.suit_only_courts = bool(rng.random() < 0.2) and bool(self.art)
+        if self.suit_only_courts:
+            self.court_style = "portrait"
 
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
@@ -220,10 +231,14 @@ class RandomFaces(TinyFaces):
     def _corner_index(self, image: np.ndarray, card: Card, ink: tuple[int, int, int],
                       font: int) -> None:
         w = self.width
-        text = self.letters.get(card.rank, card.rank.symbol)
         k = self.index_scale * (1.6 if self.big_index else 1.0)
-        scale = (w / 170 if len(text) == 1 else w / 230) * k
         colour = (*ink, 255)
+        if self.suit_only_courts and card.rank in COURTS:  # the suit alone, a little larger
+            _suit_symbol(image, card.suit, (int(w * 0.12 * k), int(w * 0.14 * k)),
+                         w * 0.15 * k, colour)
+            return
+        text = self.letters.get(card.rank, card.rank.symbol)
+        scale = (w / 170 if len(text) == 1 else w / 230) * k
         cv2.putText(image, text, (int(w * 0.04), int(w * 0.16 * k)), font, scale, colour,
                     max(1, int(w // 60 * k)), cv2.LINE_AA)
         _suit_symbol(image, card.suit, (int(w * 0.11 * k), int(w * 0.27 * k)), w * 0.11 * k,
@@ -244,6 +259,8 @@ class RandomFaces(TinyFaces):
         if style == "portrait" and self.art:
             source = self.art[int(rng.integers(len(self.art)))]
             court = Card(COURTS[int(rng.integers(3))], list(Suit)[int(rng.integers(4))])
+            if self.suit_only_courts:  # the portrait must tell: the very card's, re-framed
+                court = card
             face = source.face(court)
             fh, fw = face.shape[:2]
             # the middle of the borrowed face, clear of its own indices
