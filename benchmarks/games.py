@@ -3,6 +3,7 @@ count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
                                          [--brisk] [--workers 2] [--keep DIR]
+                                         [--models DIR]
 
 Every fourth game has a revoke. For each game it prints whether every play, trick winner,
 announcement and the verdict matched the truth log, any false accusation, and the delay from a
@@ -26,21 +27,27 @@ sys.path.insert(0, str(ROOT))
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
-def referee_game(job: tuple[int, bool, tuple[int, int], bool, str]) -> dict:
+def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) -> dict:
     from vision.classify import CardClassifier
     from vision.detect import CardDetector
     from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
     from vision.truthcheck import referee_clip
 
-    seed, revoke, (width, height), brisk, folder = job
+    from vision.models import MODELS
+
+    seed, revoke, (width, height), brisk, folder, models = job
+    models_dir = Path(models) if models else MODELS
     designs = face_sets("test", log=lambda m: None)
     faces = designs[seed % len(designs)]
     clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
-    render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth, seed=seed,
-                width=width, height=height, timing=BRISK if brisk else Timing(),
-                progress=False)
-    _, comparison = referee_clip(clip, truth, CardDetector(threads=1), CardClassifier(threads=1))
+    if not (clip.exists() and truth.exists()):  # a --keep folder holds earlier renders
+        render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth, seed=seed,
+                    width=width, height=height, timing=BRISK if brisk else Timing(),
+                    progress=False)
+    _, comparison = referee_clip(clip, truth,
+                                 CardDetector(models_dir / "detector.onnx", threads=1),
+                                 CardClassifier(models_dir / "cards.onnx", threads=1))
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
             "false": comparison.false_accusations, "delays": comparison.delays,
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
@@ -55,7 +62,9 @@ def main() -> None:
     parser.add_argument("--size", default="960x540")
     parser.add_argument("--brisk", action="store_true", help="few frames per movement")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--keep", help="keep the clips and truth logs in this folder")
+    parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "
+                        "already there are refereed again, not rendered again)")
+    parser.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.lower().split("x"))
     from vision.studio.facesets import face_sets
@@ -64,7 +73,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
-        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder)
+        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models)
                 for seed in range(args.first_seed, args.first_seed + args.games)]
         started = time.monotonic()
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:

@@ -1,6 +1,7 @@
 """Card recognition: accuracy on the studio's test designs and on real photographs, and speed.
 
     .venv/bin/python benchmarks/recognition.py [--pictures 700] [--closeups 400] [--keep DIR]
+                                               [--models DIR] [--skip-speed | --speed-only]
 
 1. Hard table pictures of the *test* designs (never trained on), 1280x720, through
    ``sueca-referee check``: card accuracy (and how many are read surely enough to be played),
@@ -35,10 +36,10 @@ from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
 REAL = ROOT.parent / "shared" / "data" / "real-webcam-hearts" / "labels.csv"
 
 
-def measure(labels: Path, title: str, workers: int, crops: bool = False) -> dict:
+def measure(labels: Path, title: str, workers: int, models: str | None = None) -> dict:
     tasks, positioned = read_labels(labels)
-    tally = run_check(tasks, positioned, crops, workers, progress=False)
-    result = report(tally, str(labels), crops)
+    tally = run_check(tasks, positioned, False, workers, models, progress=False)
+    result = report(tally, str(labels), False)
     wrong = result["wrong_at_or_above"]
     print(f"{title}: {result['images']} images, {result['cards']} cards: card accuracy "
           f"{_pct(result['card_accuracy'])} (read surely enough to play: "
@@ -67,7 +68,7 @@ def positionless(labels: Path, out: Path) -> Path:
     return out
 
 
-def speed() -> None:
+def speed(models: str | None = None) -> None:
     import cv2
 
     from vision.classify import CardClassifier
@@ -90,7 +91,12 @@ def speed() -> None:
         if sum(1 for lab in labels if lab.visible > 0.95 and lab.seat) == 4 \
                 and stage.markers:
             frames.append(picture)
-    detector, classifier = CardDetector(), CardClassifier()  # two threads each, as replay
+    from vision.models import MODELS
+
+    folder = Path(models) if models else MODELS
+    # two threads each, as replay
+    detector = CardDetector(folder / "detector.onnx")
+    classifier = CardClassifier(folder / "cards.onnx")
     calibrations = [from_markers(frame) for frame in frames]  # each picture has its camera
     times, found = [], []
     for _ in range(3):
@@ -120,25 +126,30 @@ def main() -> None:
     parser.add_argument("--closeups", type=int, default=400)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--keep", metavar="DIR", help="keep the rendered sets here")
+    parser.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
+    if args.speed_only:
+        speed(args.models)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(args.keep or tmp)
         hard = write_image_set(base / "hard-test", ImageSetSettings(
             args.pictures, seed=2024, designs="test", difficulty="hard", kind="table"),
             workers=args.workers, progress=False)
-        measure(hard, "hard test designs", args.workers)
+        measure(hard, "hard test designs", args.workers, args.models)
         close = write_image_set(base / "closeups", ImageSetSettings(
             args.closeups, seed=2025, designs="test", difficulty="hard", kind="closeup"),
             workers=args.workers, progress=False)
         measure(positionless(close, close.with_name("labels-cards-only.csv")),
-                "close-ups (no positions)", args.workers)
+                "close-ups (no positions)", args.workers, args.models)
     if REAL.exists():
-        measure(REAL, "real webcam hearts", args.workers)
+        measure(REAL, "real webcam hearts", args.workers, args.models)
     else:
         print(f"real webcam photos not found at {REAL}")
     if not args.skip_speed:
-        speed()
+        speed(args.models)
 
 
 if __name__ == "__main__":

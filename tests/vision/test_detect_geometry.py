@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 
 from vision.detect import (_card_shaped, _enclosing_quad, _fill_holes, _fit_on_table,
-                           _fit_quad, _join_split_cores, _outline, refine_quads)
+                           _fit_quad, _join_split_cores, _outline, _shrink,
+                           _split_waisted_cores, refine_quads)
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -135,3 +136,30 @@ def test_a_card_seen_from_the_side_is_card_shaped_in_a_plain_photograph():
     assert _card_shaped(outline(63, 62), None)  # 45 degrees off, along its length
     assert _card_shaped(outline(44, 110), None)  # 55 degrees off, across it
     assert not _card_shaped(outline(30, 110), None)
+
+
+def test_the_cores_of_two_cards_lying_over_each_other_are_cut_apart_at_their_waist():
+    # two card cores, 14 x 20, run together through a neck 4 pixels wide: two seeds
+    eight = np.zeros((80, 60), np.uint8)
+    eight[10:30, 20:34] = 1
+    eight[38:58, 22:36] = 1
+    eight[30:38, 26:30] = 1
+    count, _ = cv2.connectedComponents(_split_waisted_cores(eight), connectivity=4)
+    assert count - 1 == 2
+    # one card's core, a solid block, and two cores apart: as many seeds as cores
+    blocks = np.zeros((80, 100), np.uint8)
+    blocks[10:40, 10:30] = 1
+    blocks[50:70, 60:75] = 1
+    split = _split_waisted_cores(blocks)
+    assert cv2.connectedComponents(split, connectivity=4)[0] - 1 == 2
+    assert split[25, 20] and split[60, 67]  # each keeps its middle
+
+
+def test_shrinking_a_picture_for_the_network_averages_fine_detail_away():
+    # a one-pixel checkerboard is mid-grey seen from afar, whatever the picture's size: no
+    # shrinking step may pick out single pixels (that would make it black or white stripes)
+    for width, height in ((1280, 720), (1000, 600), (1001, 601), (641, 361)):
+        board = ((np.indices((height, width)).sum(axis=0) % 2) * 255).astype(np.uint8)
+        small = _shrink(np.dstack([board] * 3), (256, 144))
+        assert small.shape == (144, 256, 3)
+        assert abs(float(small.mean()) - 127.5) < 8 and float(small.std()) < 25, (width, height)

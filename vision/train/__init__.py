@@ -42,3 +42,77 @@ def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
         return 2
     train(args)
     return 0
+
+
+def load_weights(model, path: Path) -> bool:  # noqa: ANN001
+    """Load ``path`` into ``model``: a ``.pt`` state of an earlier run, or an ONNX model the
+    project's training script exported for this network (what ``models/`` holds, so a run can
+    carry on from the shipped model on a machine that never trained it). Each convolution and
+    linear layer is found by the name it was exported under. Export folded the batch norms
+    into the convolutions: each comes back as the convolution's bias, and the norms are then
+    to be kept frozen (``train_mode``) so the network starts out computing exactly what the
+    model did. Returns whether they must be. Raises ``SystemExit`` for a model of another
+    shape."""
+    import torch
+
+    if path.suffix != ".onnx":
+        model.load_state_dict(torch.load(path, map_location="cpu"))
+        return False
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    values = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    modules = dict(model.named_modules())
+    norms = {}  # each convolution followed by a batch norm -> that norm
+    for block in model.modules():
+        if isinstance(block, torch.nn.Sequential):
+            for first, second in zip(block, list(block)[1:]):
+                if isinstance(second, torch.nn.BatchNorm2d):
+                    norms[id(first)] = second
+    layers = [n for n in graph.node if n.op_type in ("Conv", "Gemm")]
+    wanted = {name for name, m in modules.items()
+              if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))}
+    with torch.no_grad():
+        for node in layers:
+            # exported as '/inner/<path>/<dotted name>/Conv': the dotted name is the module's
+            name = node.name.rsplit("/", 2)[-2] if node.name.count("/") >= 2 else ""
+            layer = modules.get(name)
+            if layer is None or not hasattr(layer, "weight"):
+                raise SystemExit(f"{path}: its layer '{node.name}' has no counterpart in "
+                                 "this network: not a model of this shape")
+            weight = torch.from_numpy(values[node.input[1]].copy())
+            if weight.shape != layer.weight.shape:
+                raise SystemExit(f"{path}: layer {name} has shape {tuple(weight.shape)} where "
+                                 f"this network has {tuple(layer.weight.shape)}")
+            layer.weight.copy_(weight)
+            bias = torch.from_numpy(values[node.input[2]].copy())
+            wanted.discard(name)
+            norm = norms.get(id(layer))
+            if norm is None:
+                layer.bias.copy_(bias)
+                continue
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    # layers used only in training (a second head) are not exported and start afresh
+    unexported = [n for n in wanted if not any(n.startswith(k) for k in TRAINING_ONLY)]
+    if unexported:
+        raise SystemExit(f"{path} lacks this network's layers {', '.join(sorted(unexported))}: "
+                         "not a model of this shape")
+    return True
+
+
+TRAINING_ONLY = ("corner_head",)  # layers the exported models leave out
+
+
+def train_mode(model, frozen_norms: bool) -> None:  # noqa: ANN001
+    """``model.train()``, but with the batch norms kept as loaded when ``frozen_norms``."""
+    import torch
+
+    model.train()
+    if frozen_norms:
+        for module in model.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
