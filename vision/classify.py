@@ -24,14 +24,17 @@ class ClassifierError(RuntimeError):
 
 
 class CardClassifier:
-    def __init__(self, model: Path | str = MODELS / "cards.onnx", threads: int | None = None,
-                 both_ways: bool = True) -> None:
+    def __init__(self, model: Path | str = MODELS / "cards.onnx",
+                 threads: int | None = None) -> None:
         """``threads``: onnxruntime threads (default: up to two, which bring four cards read
         both ways from about 7.7 to 4.5 ms on a 2-core machine; give 1 when several processes
         share the cores)."""
         path = Path(model)
-        self.both_ways = both_ways
         self.session = load_session(path, threads, "classifier", ClassifierError)
+        # the models this project exports read each crop both ways themselves (sharing the
+        # work on the index corners); an older model is given each crop twice here
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.turn_here = meta.get("both_ways") != "1"
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         height, width = model_input.shape[2:]
@@ -51,11 +54,11 @@ class CardClassifier:
         asks for the card again instead of trusting one confident view."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        if self.both_ways:
+        if self.turn_here:
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         tensor = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
         probs = self.session.run(None, {self.input_name: tensor})[0]
-        if self.both_ways:
+        if self.turn_here:
             n = len(probs) // 2
             probs = (probs[:n] + probs[n:]) / 2
         return probs

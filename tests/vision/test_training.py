@@ -30,6 +30,43 @@ def test_a_detector_training_run_can_start_from_the_shipped_model_exactly():
     assert np.abs(ours - shipped).max() < 1e-4
 
 
+def test_a_classifier_training_run_can_start_from_the_shipped_model_exactly():
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    import onnxruntime
+    import yaml
+
+    from vision.train import load_weights
+    from vision.train.classifier import build_model
+
+    model = build_model()
+    assert load_weights(model, MODELS / "cards.onnx")
+    model.eval()  # dropout off, to compare
+    temperature = yaml.safe_load((MODELS / "cards.yaml").read_text())["temperature"]
+    crops = np.random.default_rng(2).random((3, 3, 96, 64), dtype=np.float32)
+    with torch.no_grad():  # the shipped model averages each crop read as it is and turned
+        views = [torch.softmax(model(torch.from_numpy(np.ascontiguousarray(c))) / temperature,
+                               dim=1).numpy() for c in (crops, crops[:, :, ::-1, ::-1])]
+    shipped = onnxruntime.InferenceSession(str(MODELS / "cards.onnx")).run(
+        None, {"crops": crops})[0]
+    assert np.abs((views[0] + views[1]) / 2 - shipped).max() < 1e-4
+
+
+def test_the_exported_classifier_reads_both_ways_as_two_separate_readings_would():
+    """The export shares the corner features between a crop's two readings: the result must be
+    what reading the crop and the turned crop apart gives."""
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from vision.train.classifier import build_model
+
+    torch.manual_seed(0)
+    model = build_model().eval()
+    crops = torch.rand(4, 3, 96, 64)
+    with torch.no_grad():
+        together = model.both_ways(crops)
+        apart = torch.cat([model(crops), model(torch.flip(crops, dims=(2, 3)))])
+    assert torch.allclose(together, apart, atol=1e-5)
+
+
 def test_a_model_of_another_shape_is_refused():
     pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
