@@ -11,14 +11,17 @@ frame as a whole it decides:
 - ``READ``: a zone's cards have changed and are now still, or something new has come to rest
   in a zone, or changes have kept moving for ``max_wait`` frames: detect and classify afresh
   those zones only (``Plan.read``; the detector looks at just their part of the picture), while
-  the other zones keep their last reading;
+  the other zones keep their last reading. A still zone whose last reading was unsure (a card
+  read under the tracker's ``min_confidence``, or seen only in part) is also read afresh, on
+  each of the next ``rechecks`` frames or until it is read surely: the first still frame of a
+  card just put down can be blurred by its last movement, and later frames show it better;
 - ``KEEP``: otherwise the last reading stands. A zone whose cards are changing under a moving
   hand is left out (``Plan.seats``): the tracker hears nothing from it this frame, rather than
   an old reading or a hand-blurred one. A hand moving beside a zone's cards leaves them be.
 
 A card can only land when it is still, so nothing is lost: a zone that settles is read on the
-first still frame, and the frames after it keep that reading until the tracker has seen it
-often enough. Without a calibration there are no zones and nothing is read.
+first still frame, and the frames after it keep that reading (or look again, if it was unsure)
+until the tracker has seen it often enough. Without a calibration there are no zones and nothing is read.
 """
 
 from __future__ import annotations
@@ -53,13 +56,23 @@ class ChangeGate:
     ``min_pixels``: changed pixels (at least, and ``min_share`` of the zone) that make a zone
     moving or changed. ``margin_mm``: how far around each zone changes still count (a card
     played on the zone's edge). ``max_wait``: frames a zone may move before it is read anyway,
-    so a hand resting on the table does not blind the referee."""
+    so a hand resting on the table does not blind the referee. ``sure``: a reading at least this
+    sure needs no second look (the tracker's ``min_confidence``); ``rechecks``: how many more
+    fresh looks a still zone read unsurely gets (more: more unsure cards become sure plays, at
+    the cost of a zone's reading a frame for each)."""
 
     def __init__(self, step: int = 8, pixel_change: int = 20, min_pixels: int = 3,
-                 min_share: float = 0.005, margin_mm: float = 30.0, max_wait: int = 8) -> None:
+                 min_share: float = 0.005, margin_mm: float = 30.0, max_wait: int = 8,
+                 sure: float = 0.9, rechecks: int = 6) -> None:
+        if rechecks < 0 or not 0 <= sure <= 1:
+            raise ValueError("rechecks must be at least 0 and sure lie in [0, 1]")
         self.step, self.pixel_change = step, pixel_change
         self.min_pixels, self.min_share = min_pixels, min_share
         self.margin_mm, self.max_wait = margin_mm, max_wait
+        self.sure, self.rechecks = sure, rechecks
+        # zones whose last reading was unsure, and how many fresh looks each has left
+        self.looks_left: dict[Seat, int] = {}
+        self.rechecking: frozenset[Seat] = frozenset()  # those being looked at again now
         self.calibration: Calibration | None = None
         # the part of the picture around the zones that the thumbnail covers: (rows, columns)
         self.box: tuple[slice, slice] = (slice(0, None), slice(0, None))
@@ -155,14 +168,22 @@ class ChangeGate:
         if self.waited >= self.max_wait:
             return self._read(thumb, frozenset(touched) or frozenset(SEATS),
                               frozenset(SEATS))
-        if settled:
-            return self._read(thumb, frozenset(settled), frozenset(SEATS) - silent)
+        # still zones read unsurely last time: look again
+        again = {seat for seat, left in self.looks_left.items() if left and seat not in touched}
+        if settled or again:
+            for seat in again - settled:
+                self.looks_left[seat] -= 1
+            return self._read(thumb, frozenset(settled | again), frozenset(SEATS) - silent,
+                              rechecking=frozenset(again - settled))
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray, seats: frozenset[Seat] = frozenset(SEATS),
-              heard: frozenset[Seat] = frozenset(SEATS)) -> Plan:
+              heard: frozenset[Seat] = frozenset(SEATS),
+              rechecking: frozenset[Seat] = frozenset()) -> Plan:
         """Read the zones of ``seats`` afresh; the others keep their last reading (and their
-        last-read picture, so a change there is still seen as one)."""
+        last-read picture, so a change there is still seen as one). ``rechecking``: the zones
+        read again only because their last reading was unsure."""
+        self.rechecking = rechecking
         if self.last_read is None or len(seats) == len(SEATS):
             self.last_read = thumb
         else:
@@ -178,6 +199,16 @@ class ChangeGate:
         """The reading of the zones of ``seats`` taken on a ``READ`` frame; the other zones keep
         theirs. Returns the whole reading, which stands for the frames after it."""
         kept = self.detections[np.array([s not in seats for s in self.detections.seats], bool)]
+        for seat in seats:  # a zone read surely (or empty) needs no second look
+            unsure = [not whole or (card is not None and confidence < self.sure)
+                      for s, whole, card, confidence in zip(detections.seats, detections.whole,
+                                                            detections.cards,
+                                                            detections.confidence)
+                      if s == seat]
+            if not any(unsure):
+                self.looks_left.pop(seat, None)
+            elif seat not in self.rechecking:  # read unsurely after a change: a new budget
+                self.looks_left[seat] = self.rechecks
         detections = self.detections = CardDetections.joined([kept, detections])
         self.card_masks = {}
         if self.previous is None:

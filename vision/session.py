@@ -136,7 +136,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 sinks: list[Sink], log: EventLog | None = None,
                 skip_until: int = -1) -> SessionResult:
     result = SessionResult()
-    gate = ChangeGate()
+    gate = ChangeGate(sure=tracker.settings.min_confidence)
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)

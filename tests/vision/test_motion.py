@@ -136,3 +136,52 @@ def test_the_thumbnail_samples_every_step_th_pixel_from_the_middle_of_the_first_
         assert thumb.dtype == np.int16 and thumb.size > 0
         assert thumb.shape[0] >= h // 8 and thumb.shape[1] >= w // 8
         assert np.abs(thumb - grey).max() <= 1
+
+
+def _read_as(spot: tuple[float, float], confidence: float, whole: bool = True):
+    detections = card_read_at(spot)
+    detections.confidence[:] = confidence
+    detections.whole[:] = whole
+    return detections
+
+
+def test_a_still_card_read_unsurely_is_looked_at_again_until_it_is_read_surely():
+    gate = ChangeGate(max_wait=100, rechecks=4)
+    card = seat_one_spot(50)
+    gate.plan(table(), CALIBRATION)
+    gate.remember(_read_as(card, 0.99), SEATS)
+    gate.plan(table(card), CALIBRATION)  # the card (a bright blob) arrives...
+    plan = gate.plan(table(card), CALIBRATION)  # ...and rests: read
+    assert plan.action is Action.READ and plan.read == {Seat(1)}
+    gate.remember(_read_as(card, 0.8), plan.read)  # unsure: look again on the next frames
+    for _ in range(2):
+        plan = gate.plan(table(card), CALIBRATION)
+        assert plan.action is Action.READ and plan.read == {Seat(1)}
+        gate.remember(_read_as(card, 0.85), plan.read)
+    plan = gate.plan(table(card), CALIBRATION)
+    assert plan.read == {Seat(1)}
+    gate.remember(_read_as(card, 0.97), plan.read)  # sure now: the reading stands
+    assert all(gate.plan(table(card), CALIBRATION).action is Action.KEEP for _ in range(5))
+
+
+def test_an_unsure_card_gets_a_bounded_number_of_looks_and_more_once_it_moves():
+    gate = ChangeGate(max_wait=100, rechecks=3)
+    card = seat_one_spot(50)
+    gate.plan(table(), CALIBRATION)
+    gate.remember(_read_as(card, 0.99), SEATS)
+    gate.plan(table(card), CALIBRATION)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(_read_as(card, 0.5, whole=False), plan.read)  # seen only in part
+    looks = []
+    for _ in range(8):
+        plan = gate.plan(table(card), CALIBRATION)
+        looks.append(plan.action)
+        if plan.action is Action.READ:
+            gate.remember(_read_as(card, 0.5, whole=False), plan.read)
+    assert looks == [Action.READ] * 3 + [Action.KEEP] * 5
+    # the card is moved and rests again: a new budget of looks
+    gate.plan(table(seat_one_spot(60)), CALIBRATION)
+    plan = gate.plan(table(seat_one_spot(60)), CALIBRATION)
+    assert plan.action is Action.READ
+    gate.remember(_read_as(seat_one_spot(60), 0.5), plan.read)
+    assert gate.plan(table(seat_one_spot(60)), CALIBRATION).action is Action.READ
