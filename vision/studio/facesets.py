@@ -215,6 +215,9 @@ class RandomFaces(TinyFaces):
         self.suit_only_courts = bool(rng.random() < 0.2) and bool(self.art)
         if self.suit_only_courts:
             self.court_style = "portrait"
+        # Some real designs draw the same court panel in all four suits (kde-penguins), so that
+        # only the small suit signs tell the king of spades from the king of clubs.
+        self.same_panel_every_suit = bool(rng.random() < 0.3) and not self.suit_only_courts
 
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
@@ -249,8 +252,8 @@ class RandomFaces(TinyFaces):
         large, a crude double-headed figure, or a portrait borrowed from another design's court
         card. Nothing spills out of the panel onto the index."""
         w, h = self.width, self.height
-        rng = np.random.default_rng([self.court_seed, card.rank.strength,
-                                     "CDHS".index(card.suit.value)])
+        suit = 4 if self.same_panel_every_suit else "CDHS".index(card.suit.value)
+        rng = np.random.default_rng([self.court_seed, card.rank.strength, suit])
         x0, y0, x1, y1 = int(w * 0.2), int(h * 0.15), int(w * 0.8), int(h * 0.85)
         panel = image.copy()
         cv2.rectangle(panel, (x0, y0), (x1, y1), (*(int(v) for v in rng.integers(0, 256, 3)),
