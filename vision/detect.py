@@ -114,12 +114,12 @@ class CardDetector:
     ``table_long_side``: on a calibrated table, the part of the picture showing the table is
     shrunk to this (its cards are bigger there than in a whole picture, so fewer pixels do).
     Both default to the sizes the model's .yaml gives. ``core_threshold``: how sure the net
-    must be that a pixel is in a card's middle for it
-    to seed a card (lower finds fainter cards, and more false ones). ``fill``: how convex a
-    card's region must be (its area over its convex hull's) to count as whole (higher rejects
-    more half-hidden cards, and more whole cards whose edges are faint). ``min_side_px``:
-    outlines whose short side is shorter (in the full picture) are ignored. ``threads``:
-    onnxruntime threads (default: up to two; give 1 when several processes share the cores)."""
+    must be that a pixel is in a card's middle for it to seed a card (lower finds fainter
+    cards, and more false ones). ``fill``: how convex a card's region must be (its area over
+    its convex hull's) to count as whole (higher rejects more half-hidden cards, and more
+    whole cards whose edges are faint). ``min_side_px``: outlines whose short side is shorter
+    (in the full picture) are ignored. ``threads``: onnxruntime threads (default: up to two;
+    give 1 when several processes share the cores)."""
 
     def __init__(self, model: Path | str = MODELS / "detector.onnx",
                  input_long_side: int | None = None, table_long_side: int | None = None,
