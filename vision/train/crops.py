@@ -106,10 +106,7 @@ class CropMaker:
                                interpolation=cv2.INTER_AREA)
             crop = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         if rng.random() < 0.35:
-            # the studio's hardest defocus (1.8 picture pixels) is up to 2.4 crop pixels on a
-            # card 48 pixels wide: so blurred, a heart can look like a diamond, and the reader
-            # must learn to be unsure of it rather than sure of either
-            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.4 if hard else 0.9))
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3 if hard else 0.9))
         if rng.random() < 0.25:
             length = int(rng.integers(3, 9 if hard else 6))
             kernel = np.zeros((length, length), np.float32)
