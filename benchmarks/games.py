@@ -50,6 +50,8 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) 
                                  CardClassifier(models_dir / "cards.onnx", threads=1))
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
             "false": comparison.false_accusations, "delays": comparison.delays,
+            "verdict": comparison.verdict_right,
+            "cheats": (comparison.accusations_made, comparison.accusations_expected),
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
             "tricks": (comparison.tricks_right, comparison.tricks_expected),
             "lines": comparison.lines()}
@@ -97,6 +99,9 @@ def main() -> None:
     print(f"{sum(r['right'] for r in results)} of {len(results)} games refereed entirely right"
           f" ({sum(r['revoke'] for r in results)} with a revoke); false accusations: "
           f"{sum(r['false'] for r in results)}; {time.monotonic() - started:.0f} s")
+    cheats = [sum(r["cheats"][i] for r in results) for i in range(2)]
+    print(f"verdicts right: {sum(r['verdict'] for r in results)} of {len(results)}; cheating "
+          f"announced: {cheats[0]} of {cheats[1]}")
     if delays:
         print(f"delay from rest to announcement: median {statistics.median(delays):.0f} frames, "
               f"worst {max(delays)}")

@@ -34,6 +34,8 @@ class Comparison:
     announcements_expected: int = 0
     announcements_matched: int = 0
     false_accusations: int = 0
+    accusations_expected: int = 0  # cheating the truth log announces (revokes and the like)
+    accusations_made: int = 0  # of those, announced by the referee word for word
     delays: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -55,6 +57,7 @@ class Comparison:
                f" ({self.plays_missing} missed, {self.plays_extra} misread){delay}",
                f"truth: tricks {self.tricks_right}/{self.tricks_expected} with the right winner;"
                f" announcements {self.announcements_matched}/{self.announcements_expected};"
+               f" cheating announced {self.accusations_made}/{self.accusations_expected},"
                f" false accusations {self.false_accusations}",
                "truth: verdict " + ("matches" if self.verdict_right else
                                     f"differs: expected {' / '.join(self.verdict_expected)}, "
@@ -101,11 +104,13 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     expected = [(r["kind"], r["message"]) for r in truth if r.get("event") == "announce"]
     got = [(s.announcement.kind, s.announcement.message) for s in said]
     result.announcements_expected = len(expected)
+    result.accusations_expected = sum(1 for kind, _ in expected if kind in ACCUSATIONS)
     remaining = list(got)
     for item in expected:
         if item in remaining:
             remaining.remove(item)
             result.announcements_matched += 1
+            result.accusations_made += item[0] in ACCUSATIONS
         else:
             result.problems.append(f"not announced: {item[1].splitlines()[0]}")
     expected_accusations = {m for k, m in expected if k in ACCUSATIONS}

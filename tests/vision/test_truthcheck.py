@@ -38,3 +38,24 @@ def test_a_misread_play_counts_as_misread_and_its_true_card_as_missed():
     assert (comparison.plays_right, comparison.plays_missing, comparison.plays_extra) == \
         (7, 1, 1)
     assert any("3:3H" in p and "never played" in p for p in comparison.problems)
+
+
+def _said(kind: str, message: str):
+    from types import SimpleNamespace
+
+    from vision.game import Said
+
+    announcement = SimpleNamespace(kind=kind, message=message,
+                                   to_dict=lambda: {"kind": kind, "message": message})
+    return Said(40, 1.3, announcement)
+
+
+def test_cheating_announced_word_for_word_counts_and_any_other_is_a_false_accusation():
+    log = truth_log() + [{"event": "announce", "kind": "revoke", "message": "P4 revoked"}]
+    taken = [landing(n) for n in range(len(PLAYS))]
+    missed = compare_with_truth(log, [], taken)
+    assert (missed.accusations_expected, missed.accusations_made) == (1, 0)
+    said = [_said("revoke", "P4 revoked"), _said("revoke", "P2 revoked")]
+    both = compare_with_truth(log, said, taken)
+    assert (both.accusations_made, both.false_accusations) == (1, 1)
+    assert any("cheating announced 1/1" in line for line in both.lines())
