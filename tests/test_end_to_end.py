@@ -88,3 +88,14 @@ def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke):
     assert comparison.all_right, comparison.lines()
     if revoke:
         assert any(s.announcement.kind == "revoke" for s in result.said)
+
+
+def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder):
+    """Game 12 (bellot) misses a few plays, but every card its revoke rests on is read surely
+    on two separate looks: the revoke is announced and the verdict is the truth's 120 | 0.
+    (Before the change gate gave each sure reading a second look, no revoke was ever proven
+    from a clip: one look, however sure, is no evidence.)"""
+    result, comparison = refereed(12, True, folder)
+    assert comparison.accusations_expected == 1
+    assert comparison.accusations_made == 1, comparison.lines()
+    assert comparison.verdict_right, comparison.lines()

@@ -14,7 +14,11 @@ frame as a whole it decides:
   the other zones keep their last reading. A still zone whose last reading was unsure (a card
   read under the tracker's ``min_confidence``, or seen only in part) is also read afresh, on
   each of the next ``rechecks`` frames or until it is read surely: the first still frame of a
-  card just put down can be blurred by its last movement, and later frames show it better;
+  card just put down can be blurred by its last movement, and later frames show it better.
+  A zone read surely is read once more ``confirm_after`` frames later, if it has not changed
+  meanwhile: the referee accuses nobody on one look, however sure, and this second look is
+  what lets it prove a revoke (with the tracker's defaults it falls on the frame the card
+  lands, so the landing is not delayed);
 - ``KEEP``: otherwise the last reading stands. A zone whose cards are changing under a moving
   hand is left out (``Plan.seats``): the tracker hears nothing from it this frame, rather than
   an old reading or a hand-blurred one. A hand moving beside a zone's cards leaves them be.
@@ -59,13 +63,15 @@ class ChangeGate:
     so a hand resting on the table does not blind the referee. ``sure``: a reading at least this
     sure needs no second look (the tracker's ``min_confidence``); ``rechecks``: how many more
     fresh looks a still zone read unsurely gets (more: more unsure cards become sure plays, at
-    the cost of a zone's reading a frame for each)."""
+    the cost of a zone's reading a frame for each). ``confirm_after``: frames after a sure
+    reading that the zone is read once more, as a second look (0: never)."""
 
     def __init__(self, step: int = 8, pixel_change: int = 20, min_pixels: int = 3,
                  min_share: float = 0.005, margin_mm: float = 30.0, max_wait: int = 8,
-                 sure: float = 0.9, rechecks: int = 6) -> None:
-        if rechecks < 0 or not 0 <= sure <= 1:
-            raise ValueError("rechecks must be at least 0 and sure lie in [0, 1]")
+                 sure: float = 0.9, rechecks: int = 6, confirm_after: int = 2) -> None:
+        if rechecks < 0 or confirm_after < 0 or not 0 <= sure <= 1:
+            raise ValueError("rechecks and confirm_after must be at least 0 and sure lie in "
+                             "[0, 1]")
         self.step, self.pixel_change = step, pixel_change
         self.min_pixels, self.min_share = min_pixels, min_share
         self.margin_mm, self.max_wait = margin_mm, max_wait
@@ -73,6 +79,10 @@ class ChangeGate:
         # zones whose last reading was unsure, and how many fresh looks each has left
         self.looks_left: dict[Seat, int] = {}
         self.rechecking: frozenset[Seat] = frozenset()  # those being looked at again now
+        # zones read surely, and in how many frames they get their second look
+        self.confirm_after = confirm_after
+        self.confirm_in: dict[Seat, int] = {}
+        self.confirming: frozenset[Seat] = frozenset()  # those getting it now
         self.calibration: Calibration | None = None
         # the part of the picture around the zones that the thumbnail covers: (rows, columns)
         self.box: tuple[slice, slice] = (slice(0, None), slice(0, None))
@@ -165,25 +175,35 @@ class ChangeGate:
             self.waited = 0
         else:
             self.waited += 1
+        due = set()  # zones read surely, untouched since, whose second look is due
+        for seat in list(self.confirm_in):
+            self.confirm_in[seat] -= 1
+            if seat in touched or self.confirm_in[seat] <= 0:
+                del self.confirm_in[seat]  # touched: it will be read afresh once still
+                if seat not in touched:
+                    due.add(seat)
         if self.waited >= self.max_wait:
             return self._read(thumb, frozenset(touched) or frozenset(SEATS),
                               frozenset(SEATS))
         # still zones read unsurely last time: look again
         again = {seat for seat, left in self.looks_left.items() if left and seat not in touched}
-        if settled or again:
+        if settled or again or due:
             for seat in again - settled:
                 self.looks_left[seat] -= 1
-            return self._read(thumb, frozenset(settled | again), frozenset(SEATS) - silent,
-                              rechecking=frozenset(again - settled))
+            return self._read(thumb, frozenset(settled | again | due),
+                              frozenset(SEATS) - silent, rechecking=frozenset(again - settled),
+                              confirming=frozenset(due - settled - again))
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray, seats: frozenset[Seat] = frozenset(SEATS),
               heard: frozenset[Seat] = frozenset(SEATS),
-              rechecking: frozenset[Seat] = frozenset()) -> Plan:
+              rechecking: frozenset[Seat] = frozenset(),
+              confirming: frozenset[Seat] = frozenset()) -> Plan:
         """Read the zones of ``seats`` afresh; the others keep their last reading (and their
         last-read picture, so a change there is still seen as one). ``rechecking``: the zones
-        read again only because their last reading was unsure."""
-        self.rechecking = rechecking
+        read again only because their last reading was unsure; ``confirming``: only for a
+        second look at a sure one."""
+        self.rechecking, self.confirming = rechecking, confirming
         if self.last_read is None or len(seats) == len(SEATS):
             self.last_read = thumb
         else:
@@ -207,8 +227,15 @@ class ChangeGate:
                       if s == seat]
             if not any(unsure):
                 self.looks_left.pop(seat, None)
-            elif seat not in self.rechecking:  # read unsurely after a change: a new budget
-                self.looks_left[seat] = self.rechecks
+                has_card = any(card is not None for s, card in zip(detections.seats,
+                                                                   detections.cards)
+                               if s == seat)
+                if has_card and self.confirm_after and seat not in self.confirming:
+                    self.confirm_in[seat] = self.confirm_after  # a second look, soon
+            else:
+                self.confirm_in.pop(seat, None)
+                if seat not in self.rechecking:  # read unsurely after a change: a new budget
+                    self.looks_left[seat] = self.rechecks
         detections = self.detections = CardDetections.joined([kept, detections])
         self.card_masks = {}
         if self.previous is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from referee.seats import SEATS, Seat
+from vision.detect import CardDetections
 from vision.motion import Action, ChangeGate
 from vision.table import from_corners
 
@@ -160,8 +161,58 @@ def test_a_still_card_read_unsurely_is_looked_at_again_until_it_is_read_surely()
         gate.remember(_read_as(card, 0.85), plan.read)
     plan = gate.plan(table(card), CALIBRATION)
     assert plan.read == {Seat(1)}
-    gate.remember(_read_as(card, 0.97), plan.read)  # sure now: the reading stands
+    gate.remember(_read_as(card, 0.97), plan.read)  # sure now: one second look, then it stands
+    looks = [gate.plan(table(card), CALIBRATION) for _ in range(2)]
+    assert [p.action for p in looks] == [Action.KEEP, Action.READ] and looks[1].read == {Seat(1)}
+    gate.remember(_read_as(card, 0.97), looks[1].read)
     assert all(gate.plan(table(card), CALIBRATION).action is Action.KEEP for _ in range(5))
+
+
+def _card_comes_to_rest(gate: ChangeGate, card: tuple[float, float], confidence: float):
+    gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), SEATS)  # an empty table
+    gate.plan(table(card), CALIBRATION)  # the card arrives...
+    plan = gate.plan(table(card), CALIBRATION)  # ...and rests: read
+    assert plan.action is Action.READ and plan.read == {Seat(1)}
+    gate.remember(_read_as(card, confidence), plan.read)
+
+
+def test_a_card_read_surely_gets_exactly_one_second_look_a_few_frames_later():
+    gate = ChangeGate(max_wait=100, confirm_after=3)
+    card = seat_one_spot(50)
+    _card_comes_to_rest(gate, card, 0.999)
+    actions = []
+    for _ in range(8):
+        plan = gate.plan(table(card), CALIBRATION)
+        actions.append(plan.action)
+        if plan.action is Action.READ:
+            assert plan.read == {Seat(1)}
+            gate.remember(_read_as(card, 0.999), plan.read)
+    assert actions == [Action.KEEP] * 2 + [Action.READ] + [Action.KEEP] * 5
+
+
+def test_a_zone_touched_before_its_second_look_is_read_when_it_rests_instead():
+    gate = ChangeGate(max_wait=100, confirm_after=3)
+    card = seat_one_spot(50)
+    _card_comes_to_rest(gate, card, 0.999)
+    gate.plan(table(card), CALIBRATION)
+    moved = seat_one_spot(60)  # nudged before the second look was due
+    assert gate.plan(table(moved), CALIBRATION).seats == frozenset(SEATS) - {Seat(1)}
+    plan = gate.plan(table(moved), CALIBRATION)  # at rest again: read afresh
+    assert plan.action is Action.READ and plan.read == {Seat(1)}
+    gate.remember(_read_as(moved, 0.999), plan.read)
+    actions = [gate.plan(table(moved), CALIBRATION).action for _ in range(5)]
+    assert actions == [Action.KEEP] * 2 + [Action.READ] + [Action.KEEP] * 2
+
+
+def test_no_second_look_for_an_unsure_reading_or_when_switched_off():
+    card = seat_one_spot(50)
+    off = ChangeGate(max_wait=100, confirm_after=0)
+    _card_comes_to_rest(off, card, 0.999)
+    assert all(off.plan(table(card), CALIBRATION).action is Action.KEEP for _ in range(6))
+    unsure = ChangeGate(max_wait=100, rechecks=0, confirm_after=2)
+    _card_comes_to_rest(unsure, card, 0.5)
+    assert all(unsure.plan(table(card), CALIBRATION).action is Action.KEEP for _ in range(6))
 
 
 def test_an_unsure_card_gets_a_bounded_number_of_looks_and_more_once_it_moves():
