@@ -95,6 +95,9 @@ class Referee:
         self.round = 1
         self.leader: Seat | None = order.first_leader
         self.missed: list[int] = []  # rounds swept away unread (see ``abandon_trick``)
+        # whether who led the trick in progress is known: not after a dropped trick, until a
+        # lead is seen coming down ``alone``; a trick led by a guess is won by a guess too
+        self._lead_known = True
         self.plays: list[Play] = []  # the trick in progress
         self.tricks: list[Trick] = []
         self.points = {Pair.A: 0, Pair.B: 0}
@@ -189,16 +192,19 @@ class Referee:
         if card not in self._played:
             self._played[card] = [self.round, event.confidence if event.confirmed else 0.0]
         if not self.plays:
+            if self.leader is None:  # after a dropped trick: whoever plays first leads
+                self._lead_known = event.alone
             self.leader = seat
         else:
             lead = self.plays[0].card.suit
             trump = self.trump_suit
             if card.suit is not lead:
                 if (seat, lead) not in self._failed_to_follow:
-                    # after a dropped trick, who leads is a guess (the true lead may be the
-                    # next card missed): a failure to follow is then no evidence of a revoke
+                    # after a dropped trick, who leads is a guess (the true lead may be a
+                    # card missed), unless the lead came down alone: a failure to follow a
+                    # guessed lead is no evidence of a revoke
                     self._failed_to_follow[(seat, lead)] = (
-                        self.round, card, None if self.missed else self.plays[0].card)
+                        self.round, card, self.plays[0].card if self._lead_known else None)
                 if card.suit is trump:
                     said.append(Cut(self.round, seat, card, lead))
         self.plays.append(Play(seat, card))

@@ -32,12 +32,15 @@ class TrumpRevealed:
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
     """``seat`` put ``card`` on the table. ``confidence`` is how sure the reader of the card is;
-    ``confirmed`` as for ``TrumpRevealed``."""
+    ``confirmed`` as for ``TrumpRevealed``. ``alone``: no other card lay in any seat's zone
+    when it came down (a camera can tell): after a dropped trick, such a card is known to
+    lead, where otherwise who leads is a guess."""
 
     seat: Seat
     card: Card
     confidence: float = 1.0
     confirmed: bool = True
+    alone: bool = False
 
 
 Event = TrumpRevealed | CardPlayed

@@ -268,6 +268,38 @@ def test_after_a_missed_trick_the_next_card_leads_and_proves_no_revoke():
     assert referee.feed(play(4, "KC")) == [] and referee.cheat is None
 
 
+def _missed_then_led_by_seat_3(alone: bool) -> Referee:
+    """Round 1 dropped; round 2 led by seat 3 (``alone`` or not), seat 4 failing clubs; seat 2
+    wins it with 6C."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    referee.feed(play(1, "AS"))
+    referee.abandon_trick()
+    referee.feed(CardPlayed(Seat(3), Card.parse("3C"), alone=alone))
+    for seat, card in [(4, "4H"), (1, "5C"), (2, "6C")]:
+        referee.feed(play(seat, card))
+    return referee
+
+
+def test_after_a_missed_trick_a_lead_that_came_down_alone_is_known_and_proves_a_revoke():
+    referee = _missed_then_led_by_seat_3(alone=True)
+    referee.feed(play(2, "QC"))
+    referee.feed(play(3, "2C"))
+    said = referee.feed(play(4, "KC"))  # seat 4 had a club when it failed round 2's lead
+    assert [type(a) for a in said] == [RevokeProven] and said[0].round == 2
+
+
+def test_a_guessed_lead_stays_a_guess_in_the_tricks_after_it():
+    referee = _missed_then_led_by_seat_3(alone=False)
+    # round 3 is led by round 2's winner, itself a guess: seat 4's failure there is no evidence
+    for seat, card in [(2, "QC"), (3, "2C"), (4, "7H"), (1, "AC")]:
+        referee.feed(play(seat, card))
+    referee.feed(play(1, "4C"))  # seat 1 won round 3 with AC and leads
+    referee.feed(play(2, "JC"))
+    referee.feed(play(3, "KH"))
+    said = referee.feed(play(4, "7C"))  # a club from seat 4, which failed clubs in round 3
+    assert not any(isinstance(a, RevokeProven) for a in said) and referee.cheat is None
+
+
 def test_a_deal_with_a_missed_trick_ends_without_a_verdict():
     referee = start()
     for _ in range(10):
