@@ -90,12 +90,15 @@ def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke):
         assert any(s.announcement.kind == "revoke" for s in result.said)
 
 
-def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder):
-    """Game 12 (bellot) misses a few plays, but every card its revoke rests on is read surely
-    on two separate looks: the revoke is announced and the verdict is the truth's 120 | 0.
+@pytest.mark.parametrize("seed", [12, 4])
+def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder, seed):
+    """Games 12 (bellot) and 4 (kde-jolly-royal) miss a few plays, but every card their revoke
+    rests on is read surely on two separate looks: the revoke is announced and the verdict is
+    the truth's 120 | 0. Game 4's revoke comes after a dropped trick: it is provable because
+    the next lead came down with every other zone empty, so who leads is known again.
     (Before the change gate gave each sure reading a second look, no revoke was ever proven
     from a clip: one look, however sure, is no evidence.)"""
-    result, comparison = refereed(12, True, folder)
+    result, comparison = refereed(seed, True, folder)
     assert comparison.accusations_expected == 1
     assert comparison.accusations_made == 1, comparison.lines()
     assert comparison.verdict_right, comparison.lines()

@@ -102,6 +102,8 @@ class TableReferee:
         self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
         # plays that would prove cheating, waiting for a second look (see ``_feed_play``)
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
+        # leads after a dropped trick that came down with every other zone empty
+        self._alone: set[CardLanded] = set()
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -115,12 +117,17 @@ class TableReferee:
         return said
 
     def on_events(self, events: list[TrackEvent], frame: int, time_s: float,
-                  holding: dict[Seat, str], unread: frozenset[Seat] = frozenset()) -> list[Said]:
+                  holding: dict[Seat, str], unread: frozenset[Seat] = frozenset(),
+                  empty: frozenset[Seat] = frozenset()) -> list[Said]:
         """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
-        the zones where a card lies that could not be read (yet)."""
+        the zones where a card lies that could not be read (yet), ``empty`` the zones known to
+        be empty whatever the detector says (they look as they did on the empty table)."""
         out: list[Announcement] = []
         for event in events:
             if isinstance(event, CardLanded):
+                if self.referee.to_play is None and not self.referee.plays and all(
+                        seat in empty for seat in self.order.seats_from(event.seat)[1:]):
+                    self._alone.add(event)  # were it to lead after a dropped trick: surely
                 out += self._landed(event, unread)
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
@@ -199,7 +206,8 @@ class TableReferee:
         looked_twice = confirmed is not None or event.looks >= 2
         confidence = event.confidence if confirmed is None else confirmed
         try:
-            said = self.referee.feed(CardPlayed(event.seat, card, confidence, looked_twice))
+            said = self.referee.feed(CardPlayed(event.seat, card, confidence, looked_twice,
+                                                alone=event in self._alone))
         except RefereeStateError:
             return []
         if not looked_twice and confidence >= self.referee.min_confidence \

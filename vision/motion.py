@@ -93,6 +93,8 @@ class ChangeGate:
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
+        # each zone's thumbnail pixels when the whole table was first read with no card on it
+        self.empty_look: dict[Seat, np.ndarray] = {}
         self.waited = 0
         self.reads = 0
 
@@ -118,7 +120,7 @@ class ChangeGate:
         x0, y0 = x0 - x0 % s, y0 - y0 % s
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
         thumb_shape = self.thumb(np.zeros((y1 - y0, x1 - x0), np.uint8)).shape
-        self.masks = {}
+        self.masks, self.empty_look = {}, {}
         for zone in calibration.layout.zones():
             corners = [(zone.x0 - m, zone.y0 - m), (zone.x1 + m, zone.y0 - m),
                        (zone.x1 + m, zone.y1 + m), (zone.x0 - m, zone.y1 + m)]
@@ -215,6 +217,18 @@ class ChangeGate:
         self.reads += 1
         return Plan(Action.READ, heard | seats, seats)
 
+    def empty_zones(self) -> frozenset[Seat]:
+        """The zones that, on the frame just planned, look as they did when the whole table
+        was first read with no card on it (within ``pixel_change``): empty, whatever the
+        detector makes of them, since a card it missed would still change their pixels. None
+        before the table has been seen empty."""
+        if self.previous is None or not self.empty_look:
+            return frozenset()
+        now = self.previous.ravel()
+        return frozenset(seat for seat, look in self.empty_look.items()
+                         if np.count_nonzero(np.abs(now.take(self.masks[seat][0]) - look)
+                                             > self.pixel_change) < self.masks[seat][1])
+
     def remember(self, detections: CardDetections, seats: Collection[Seat]) -> CardDetections:
         """The reading of the zones of ``seats`` taken on a ``READ`` frame; the other zones keep
         theirs. Returns the whole reading, which stands for the frames after it."""
@@ -240,6 +254,9 @@ class ChangeGate:
         self.card_masks = {}
         if self.previous is None:
             return detections
+        if not self.empty_look and len(seats) == len(SEATS) and not len(detections):
+            self.empty_look = {seat: self.previous.ravel().take(pixels)
+                               for seat, (pixels, _) in self.masks.items()}
         masks: dict[Seat, np.ndarray] = {}
         for quad, seat in zip(detections.quads, detections.seats):
             if seat is None:

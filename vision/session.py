@@ -122,8 +122,9 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
 
             holding = {Seat(int(k)): v for k, v in record["holding"].items()}
             unread = frozenset(Seat(int(n)) for n in record.get("unread", []))
+            empty = frozenset(Seat(int(n)) for n in record.get("empty", []))
             said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
-                                   unread)
+                                   unread, empty)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {n}: {error}") from None
         count += len(said)
@@ -160,13 +161,16 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         said_now = []
         if frame.index > skip_until and events:
             holding, unread = tracker.holding(), tracker.unread()
-            said_now = table.on_events(events, frame.index, frame.time_s, holding, unread)
+            empty = gate.empty_zones()
+            said_now = table.on_events(events, frame.index, frame.time_s, holding, unread,
+                                       empty)
             if log is not None:
                 log.write({"record": "track", "frame": frame.index,
                            "time": round(frame.time_s, 3),
                            "events": [track_event_to_dict(e) for e in events],
                            "holding": {str(s.number): c for s, c in holding.items()},
-                           "unread": sorted(s.number for s in unread)})
+                           "unread": sorted(s.number for s in unread),
+                           "empty": sorted(s.number for s in empty)})
             for said in said_now:
                 _log_said(log, said)
             result.landings += [e for e in events if isinstance(e, CardLanded)]

@@ -236,3 +236,28 @@ def test_an_unsure_card_gets_a_bounded_number_of_looks_and_more_once_it_moves():
     assert plan.action is Action.READ
     gate.remember(_read_as(seat_one_spot(60), 0.5), plan.read)
     assert gate.plan(table(seat_one_spot(60)), CALIBRATION).action is Action.READ
+
+
+def test_a_zone_is_known_empty_by_its_pixels_even_where_the_detector_saw_nothing():
+    gate = ChangeGate(max_wait=100)
+    assert gate.empty_zones() == frozenset()  # the table has not been seen empty yet
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # the whole table read, no card on it
+    gate.plan(table(), CALIBRATION)
+    assert gate.empty_zones() == frozenset(SEATS)
+    card = seat_one_spot(50)
+    gate.plan(table(card), CALIBRATION)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # a card the detector missed altogether
+    assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
+    gate.plan(table(), CALIBRATION)  # taken away again
+    assert gate.empty_zones() == frozenset(SEATS)
+
+
+def test_a_table_first_seen_with_a_card_on_it_gives_no_empty_zones():
+    gate = ChangeGate(max_wait=100)
+    card = seat_one_spot(50)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(card_read_at(card), plan.read)
+    gate.plan(table(), CALIBRATION)
+    assert gate.empty_zones() == frozenset()
