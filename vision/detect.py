@@ -294,11 +294,15 @@ def _shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 def _model_input(model: Path) -> dict[str, int]:
     """What the model's .yaml says of its input: ``long_side`` (a whole picture's),
     ``table_long_side`` (a calibrated table's; as ``long_side`` when it says nothing) and the
-    ``multiple`` the input's sides must be (8 when it says nothing); 256, 256, 8 without one."""
+    ``multiple`` the input's sides must be (8 when it says nothing); 256, 256, 8 without one.
+    The float weights a model was quantized from (``detector-float.onnx``) share its .yaml."""
     import yaml
 
+    own = model.with_suffix(".yaml")
+    if not own.exists() and model.stem.endswith("-float"):
+        own = model.with_name(model.stem[:-len("-float")] + ".yaml")
     try:
-        given = yaml.safe_load(model.with_suffix(".yaml").read_text())["input"]
+        given = yaml.safe_load(own.read_text())["input"]
         side = int(given["long_side"])
         return {"long_side": side, "table_long_side": int(given.get("table_long_side", side)),
                 "multiple": int(given.get("multiple", 8))}

@@ -1,4 +1,5 @@
-"""``python -m vision.train classifier [...]``: train the models (needs the ``train`` extra)."""
+"""``python -m vision.train classifier|detector|quantize [...]``: train the models (needs the
+``train`` extra)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import sys
 def main() -> int:
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
-        print("usage: python -m vision.train {classifier,detector} [--help]", file=sys.stderr)
+        print("usage: python -m vision.train {classifier,detector,quantize} [--help]",
+              file=sys.stderr)
         return 0 if args else 2
     if args[0] == "classifier":
         from .classifier import main as classifier_main
@@ -18,7 +20,11 @@ def main() -> int:
         from .detector import main as detector_main
 
         return detector_main(args[1:])
-    print(f"unknown model '{args[0]}' (known: classifier, detector)", file=sys.stderr)
+    if args[0] == "quantize":
+        from .quantize import main as quantize_main
+
+        return quantize_main(args[1:])
+    print(f"unknown model '{args[0]}' (known: classifier, detector, quantize)", file=sys.stderr)
     return 2
 
 

@@ -1,11 +1,15 @@
 """Train the card classifier and export ``models/cards.onnx`` and ``models/cards.yaml``.
 
+The float weights go to ``models/cards-float.onnx`` (what a later run starts from), and the
+model the program runs, ``models/cards.onnx``, is made from them in 8 bits by
+``vision.train.quantize`` as the last step.
+
     python -m vision.train classifier [--per-class 1200] [--epochs 24] [--seed 1] [--init cards.pt]
 
 Only the *train* designs (with the procedural tiny faces and 48 made-up designs) are used for
 training; the *validation* designs choose the softmax temperature (so that a confidence of 0.98
 means about 98 % right) and the *test* designs are only measured. ``--init`` carries on from an
-earlier run's ``cards.pt`` or from an exported ``cards.onnx`` such as the shipped one. On this
+earlier run's ``cards.pt`` or from exported float weights such as ``models/cards-float.onnx``. On this
 2-core machine an epoch takes about two minutes. Needs the ``train`` extra (PyTorch).
 """
 
@@ -289,7 +293,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
     wrapped = BothWays(model.eval(), temperature)
     w, h = CROP_SIZE
     dummy = torch.zeros(1, 3, h, w)
-    onnx_path = folder / "cards.onnx"
+    onnx_path = folder / "cards-float.onnx"
     torch.onnx.export(wrapped, dummy, str(onnx_path), input_names=["crops"],
                       output_names=["probabilities"], opset_version=17,
                       dynamic_axes={"crops": {0: "n"}, "probabilities": {0: "n"}},
@@ -297,6 +301,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
     _mark_both_ways(onnx_path)
     meta = {
         "model": "cards.onnx",
+        "float_weights": onnx_path.name,
         "classes": list(CLASSES),
         "input": {"width": w, "height": h, "channels": "BGR", "scale": "pixel / 255",
                   "layout": "NCHW", "crop": "card outline warped upright to the full input",
@@ -314,13 +319,17 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
         "test_designs": [d.name for d in designs_in("test")],
         "accuracy": {k: v for k, v in report.items()},
         "trained": date.today().isoformat(),
-        "size_bytes": onnx_path.stat().st_size,
     }
     (folder / "cards.yaml").write_text(
         "# The card classifier, written by 'python -m vision.train classifier'.\n"
         + yaml.safe_dump(meta, sort_keys=False, width=100))
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and cards.yaml",
           file=sys.stderr)
+    from .quantize import main as quantize
+
+    if quantize(["classifier", "--float", str(onnx_path), "--out", str(folder / "cards.onnx")]):
+        raise SystemExit("quantizing the classifier failed; the float model is in "
+                         + str(onnx_path))
 
 
 def _mark_both_ways(path: Path) -> None:
@@ -339,5 +348,5 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-class", type=int, default=1200)
     parser.add_argument("--val-per-class", type=int, default=80)
     parser.add_argument("--init", help="start from these weights: a cards.pt of an earlier run, "
-                        "or a cards.onnx this script wrote (e.g. models/cards.onnx)")
+                        "or a cards-float.onnx this script wrote (e.g. models/cards-float.onnx)")
     return run_training(parser, argv, train)

@@ -1,5 +1,9 @@
 """Train the card detector (a small segmentation network) and export ``models/detector.onnx``.
 
+The float weights go to ``models/detector-float.onnx`` (what a later run starts from), and the
+model the program runs, ``models/detector.onnx``, is made from them in 8 bits by
+``vision.train.quantize`` as the last step.
+
     python -m vision.train detector [--pictures 8000] [--epochs 24] [--seed 1]
 
 Studio pictures of the train designs (with the procedural tiny faces and made-up designs) are
@@ -266,7 +270,7 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
             return torch.sigmoid(self.inner(x))
 
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "detector.onnx"
+    path = folder / "detector-float.onnx"
     dummy = torch.zeros(1, 3, NET_SIZE[1] + -NET_SIZE[1] % STRIDE, NET_SIZE[0])
     torch.onnx.export(WithSigmoid(model.eval()), dummy,
                       str(path),
@@ -276,6 +280,7 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
                                     "card_and_core": {0: "n", 2: "h", 3: "w"}})
     meta = {
         "model": "detector.onnx",
+        "float_weights": path.name,
         "input": {"long_side": RUN_LONG_SIDE, "table_long_side": TABLE_LONG_SIDE,
                   "channels": "BGR", "scale": "pixel / 255",
                   "layout": f"NCHW, height and width multiples of {STRIDE}",
@@ -290,12 +295,15 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
                        "started_from": args.init or "random weights"},
         "validation_iou": {"card": round(iou[0], 4), "core": round(iou[1], 4)},
         "trained": date.today().isoformat(),
-        "size_bytes": path.stat().st_size,
     }
     (folder / "detector.yaml").write_text(
         "# The card detector, written by 'python -m vision.train detector'.\n"
         + yaml.safe_dump(meta, sort_keys=False))
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+    from .quantize import main as quantize
+
+    if quantize(["detector", "--float", str(path), "--out", str(folder / "detector.onnx")]):
+        raise SystemExit("quantizing the detector failed; the float model is in " + str(path))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -303,5 +311,5 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pictures", type=int, default=8000)
     parser.add_argument("--val-pictures", type=int, default=200)
     parser.add_argument("--init", help="start from these weights: a detector.pt of an earlier "
-                        "run, or a detector.onnx this script wrote")
+                        "run, or a detector-float.onnx this script wrote")
     return run_training(parser, argv, train)
