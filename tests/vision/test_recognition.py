@@ -10,6 +10,7 @@ from referee import Card
 from referee.seats import SEATS
 from vision.classify import CardClassifier, ClassifierError
 from vision.detect import CardDetections, CardDetector, DetectorError
+from vision.geometry import rectify
 from vision.layout import TableLayout
 from vision.studio.camera import Camera
 from vision.studio.facesets import TinyFaces
@@ -143,3 +144,49 @@ def test_the_top_card_of_a_stack_is_found_whole_on_a_calibrated_table(detector, 
                 axis=2).min(axis=0).max() < 8 and detections.cards[whole[0]] == "7S":
             found += 1
     assert found == 3
+
+
+def test_the_shipped_detector_finds_what_its_float_weights_find(detector):
+    """models/detector.onnx is models/detector-float.onnx run in 8 bits: on a calibrated table
+    and on the whole picture it must find the same cards, within a pixel or two."""
+    from vision.models import MODELS
+
+    exact = CardDetector(MODELS / "detector-float.onnx", threads=1)
+    assert (exact.long_side, exact.table_long_side, exact.multiple) == (
+        detector.long_side, detector.table_long_side, detector.multiple)  # shares the .yaml
+    assert (MODELS / "detector.onnx").stat().st_size < 0.5 * (
+        MODELS / "detector-float.onnx").stat().st_size  # its weights are bytes, not floats
+    pairs = 0
+    for seed in range(4):
+        picture, _ = table_with_four_cards(seed + 20)
+        for calibration in (from_markers(picture, LAYOUT), None):
+            ours, theirs = (d.detect(picture, calibration) for d in (detector, exact))
+            assert len(ours) == len(theirs) == 4
+            order = [int(np.argmin(np.linalg.norm(theirs.centres - c, axis=1)))
+                     for c in ours.centres]
+            assert sorted(order) == [0, 1, 2, 3]
+            assert np.abs(ours.quads - theirs.quads[order]).max() < 3.0
+            assert list(ours.whole) == list(theirs.whole[order])
+            pairs += 4
+    assert pairs == 32
+
+
+def test_the_shipped_classifier_reads_as_its_float_weights_do(detector, classifier):
+    """models/cards.onnx is models/cards-float.onnx with its convolutions run in 8 bits: the
+    cards it reads surely must read the same, with about the same confidence."""
+    from vision.models import MODELS
+
+    exact = CardClassifier(MODELS / "cards-float.onnx", threads=1)
+    assert (MODELS / "cards.onnx").stat().st_size < 0.5 * (
+        MODELS / "cards-float.onnx").stat().st_size
+    crops = []
+    for seed in range(6):
+        picture, _ = table_with_four_cards(seed + 30)
+        found = detector.detect(picture, from_markers(picture, LAYOUT))
+        crops += [rectify(picture, q, classifier.size, ordered=True) for q in found.quads]
+    ours, theirs = classifier.probabilities(np.stack(crops)), exact.probabilities(np.stack(crops))
+    assert len(crops) >= 20
+    sure = theirs.max(axis=1) >= 0.9
+    assert sure.sum() >= 10
+    assert (ours.argmax(axis=1) == theirs.argmax(axis=1))[sure].all()
+    assert np.abs(ours - theirs).max() < 0.1

@@ -10,7 +10,7 @@ import pytest
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
-def test_a_detector_training_run_can_start_from_the_shipped_model_exactly():
+def test_a_detector_training_run_can_start_from_the_shipped_float_weights_exactly():
     torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
     import onnxruntime
@@ -19,18 +19,18 @@ def test_a_detector_training_run_can_start_from_the_shipped_model_exactly():
     from vision.train.detector import build_model
 
     model = build_model()
-    frozen = load_weights(model, MODELS / "detector.onnx")
+    frozen = load_weights(model, MODELS / "detector-float.onnx")
     assert frozen  # the folded batch norms must not move with each batch's statistics
     train_mode(model, frozen)
     picture = np.random.default_rng(1).random((2, 3, 144, 256), dtype=np.float32)
     with torch.no_grad():
         ours = torch.sigmoid(model(torch.from_numpy(picture))).numpy()
-    shipped = onnxruntime.InferenceSession(str(MODELS / "detector.onnx")).run(
+    shipped = onnxruntime.InferenceSession(str(MODELS / "detector-float.onnx")).run(
         None, {"picture": picture})[0]
     assert np.abs(ours - shipped).max() < 1e-4
 
 
-def test_a_classifier_training_run_can_start_from_the_shipped_model_exactly():
+def test_a_classifier_training_run_can_start_from_the_shipped_float_weights_exactly():
     torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
     import onnxruntime
@@ -40,14 +40,14 @@ def test_a_classifier_training_run_can_start_from_the_shipped_model_exactly():
     from vision.train.classifier import build_model
 
     model = build_model()
-    assert load_weights(model, MODELS / "cards.onnx")
+    assert load_weights(model, MODELS / "cards-float.onnx")
     model.eval()  # dropout off, to compare
     temperature = yaml.safe_load((MODELS / "cards.yaml").read_text())["temperature"]
     crops = np.random.default_rng(2).random((3, 3, 96, 64), dtype=np.float32)
     with torch.no_grad():  # the shipped model averages each crop read as it is and turned
         views = [torch.softmax(model(torch.from_numpy(np.ascontiguousarray(c))) / temperature,
                                dim=1).numpy() for c in (crops, crops[:, :, ::-1, ::-1])]
-    shipped = onnxruntime.InferenceSession(str(MODELS / "cards.onnx")).run(
+    shipped = onnxruntime.InferenceSession(str(MODELS / "cards-float.onnx")).run(
         None, {"crops": crops})[0]
     assert np.abs((views[0] + views[1]) / 2 - shipped).max() < 1e-4
 
@@ -74,4 +74,4 @@ def test_a_model_of_another_shape_is_refused():
     from vision.train.detector import build_model
 
     with pytest.raises(SystemExit, match="not a model of this shape"):
-        load_weights(build_model(), MODELS / "cards.onnx")
+        load_weights(build_model(), MODELS / "cards-float.onnx")
