@@ -75,3 +75,13 @@ def test_a_model_of_another_shape_is_refused():
 
     with pytest.raises(SystemExit, match="not a model of this shape"):
         load_weights(build_model(), MODELS / "cards-float.onnx")
+
+
+def test_the_8_bit_model_is_refused_as_a_start_with_the_float_weights_named():
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.train import load_weights
+    from vision.train.classifier import build_model
+
+    with pytest.raises(SystemExit, match="cards-float.onnx"):
+        load_weights(build_model(), MODELS / "cards.onnx")

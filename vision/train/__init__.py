@@ -62,6 +62,10 @@ def load_weights(model, path: Path) -> bool:  # noqa: ANN001
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
+    if any(n.op_type == "DequantizeLinear" for n in graph.node):
+        float_weights = path.with_name(path.stem + "-float.onnx")
+        raise SystemExit(f"{path} is the 8-bit model the program runs; training starts from "
+                         f"float weights (such as {float_weights})")
     values = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     modules = dict(model.named_modules())
     norms = {}  # each convolution followed by a batch norm -> that norm
