@@ -325,11 +325,9 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
         + yaml.safe_dump(meta, sort_keys=False, width=100))
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and cards.yaml",
           file=sys.stderr)
-    from .quantize import main as quantize
+    from .quantize import after_export
 
-    if quantize(["classifier", "--float", str(onnx_path), "--out", str(folder / "cards.onnx")]):
-        raise SystemExit("quantizing the classifier failed; the float model is in "
-                         + str(onnx_path))
+    after_export("classifier", onnx_path)
 
 
 def _mark_both_ways(path: Path) -> None:

@@ -300,10 +300,9 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
         "# The card detector, written by 'python -m vision.train detector'.\n"
         + yaml.safe_dump(meta, sort_keys=False))
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
-    from .quantize import main as quantize
+    from .quantize import after_export
 
-    if quantize(["detector", "--float", str(path), "--out", str(folder / "detector.onnx")]):
-        raise SystemExit("quantizing the detector failed; the float model is in " + str(path))
+    after_export("detector", path)
 
 
 def main(argv: list[str] | None = None) -> int:

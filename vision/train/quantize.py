@@ -32,9 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import PROJECT
+from vision.models import MODELS
 
-MODELS = PROJECT / "models"
 FILES = {"detector": "detector", "classifier": "cards"}
 # the detector's layers kept in floating point: the picture's own convolution and the last
 DETECTOR_FLOAT = ("/inner/e1/e1.0/e1.0.0/Conv", "/inner/d1/d1.1/Conv")
@@ -126,7 +125,7 @@ def detector_agreement(float_model: Path, quantized: Path, tensors: list[np.ndar
                          "worst_picture": round(float(each[:, 0].min()), 4)},
             "core_iou": {"all": round(float(pooled[1]), 4),
                          "worst_picture": round(float(each[:, 1].min()), 4)},
-            "pictures": len(tensors), "agree": round(float(pooled[0]), 4)}
+            "pictures": len(tensors)}
 
 
 def classifier_agreement(float_model: Path, quantized: Path, batches: list[np.ndarray]) -> dict:
@@ -143,7 +142,7 @@ def classifier_agreement(float_model: Path, quantized: Path, batches: list[np.nd
     return {"readings_the_same": round(float(np.mean(same)), 4),
             "confidence_moved": {"mean": round(float(np.mean(moves)), 4),
                                  "most": round(float(np.max(moves)), 4)},
-            "crops": len(same), "agree": round(float(np.mean(same)), 4)}
+            "crops": len(same)}
 
 
 def _kept_in_float(what: str, model: Path) -> list[str]:
@@ -227,6 +226,13 @@ def write_yaml(out: Path, block: dict) -> None:
                     + yaml.safe_dump({"quantized": block}, sort_keys=False, width=100))
 
 
+def after_export(what: str, float_model: Path) -> None:
+    """The last step of a training run: the 8-bit model beside the float one it exported."""
+    out = float_model.with_name(f"{FILES[what]}.onnx")
+    if main([what, "--float", str(float_model), "--out", str(out)]):
+        raise SystemExit(f"quantizing the {what} failed; the float model is in {float_model}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train quantize",
                                      description=__doc__.splitlines()[0])
@@ -259,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         print("--out must not be the float model itself", file=sys.stderr)
         return 2
     block = quantize(args.what, float_model, out, args.pictures, args.seed)
-    agree = block["agreement_with_float_on_val_designs"].pop("agree")
+    agreement = block["agreement_with_float_on_val_designs"]
+    agree = (agreement["card_iou"]["all"] if args.what == "detector"
+             else agreement["readings_the_same"])
     write_yaml(out, block)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); agreement with the float model on "
           f"the validation designs: {block['agreement_with_float_on_val_designs']}",
