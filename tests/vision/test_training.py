@@ -85,3 +85,51 @@ def test_the_8_bit_model_is_refused_as_a_start_with_the_float_weights_named():
 
     with pytest.raises(SystemExit, match="cards-float.onnx"):
         load_weights(build_model(), MODELS / "cards.onnx")
+
+
+def test_a_device_pytorch_cannot_use_is_refused_in_one_line(capsys):
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from vision.train.classifier import main
+
+    assert main(["--device", "nonsense"]) == 2
+    assert "--device nonsense" in capsys.readouterr().err
+    assert main(["--device", "meta"]) == 2
+    assert "only cpu and cuda" in capsys.readouterr().err
+    if not torch.cuda.is_available():
+        assert main(["--device", "cuda"]) == 2
+        assert "sees no CUDA GPU" in capsys.readouterr().err
+
+
+def test_detector_batches_are_the_same_cut_by_threads_or_not():
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.train.detector import NET_SIZE, RENDER_SCALE, _batch
+
+    rng = np.random.default_rng(3)
+    h, w = NET_SIZE[1] * RENDER_SCALE, NET_SIZE[0] * RENDER_SCALE
+    pictures = rng.integers(0, 256, (6, h, w, 3), dtype=np.uint8)
+    maps = rng.integers(0, 4, (6, h, w), dtype=np.uint8)
+    index = np.array([4, 1, 5, 0])
+    np.random.seed(0)
+    import torch
+
+    torch.manual_seed(0)
+    alone = _batch(pictures, maps, index, np.random.default_rng(9))
+    torch.manual_seed(0)
+    with ThreadPoolExecutor(3) as pool:
+        threaded = _batch(pictures, maps, index, np.random.default_rng(9), pool)
+    assert torch.equal(alone[0], threaded[0]) and torch.equal(alone[1], threaded[1])
+
+
+def test_a_float_only_run_leaves_the_8_bit_model_to_later(tmp_path, capsys):
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.train.detector import main
+
+    assert main(["--pictures", "4", "--val-pictures", "2", "--epochs", "1", "--batch", "2",
+                 "--workers", "1", "--threads", "1", "--float-only",
+                 "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "detector-float.onnx").is_file()
+    assert not (tmp_path / "detector.onnx").exists()
+    assert "python -m vision.train quantize detector" in capsys.readouterr().err

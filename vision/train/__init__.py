@@ -28,6 +28,13 @@ def training_parser(model: str, description: str, epochs: int, batch: int,
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default=str(PROJECT / "models"))
+    parser.add_argument("--device", default="cpu",
+                        help="where PyTorch trains: cpu (default), cuda, cuda:1, ... The data "
+                        "is made on the CPU either way; the exported model is the same kind")
+    parser.add_argument("--float-only", action="store_true",
+                        help="export the float weights only, and leave the 8-bit model to a "
+                        "later 'python -m vision.train quantize' (say, on the machine that "
+                        "runs the program)")
     return parser
 
 
@@ -36,10 +43,23 @@ def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
     """Parse the options, check that PyTorch is there, train."""
     args = parser.parse_args(argv)
     try:
-        import torch  # noqa: F401
+        import torch
     except ImportError:
         print("training needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
         return 2
+    try:
+        device = torch.device(args.device)
+    except RuntimeError as error:
+        print(f"--device {args.device}: {error}", file=sys.stderr)
+        return 2
+    if device.type == "cuda" and not torch.cuda.is_available():
+        print(f"--device {args.device}: this PyTorch sees no CUDA GPU", file=sys.stderr)
+        return 2
+    if device.type not in ("cpu", "cuda"):
+        print(f"--device {args.device}: only cpu and cuda are supported", file=sys.stderr)
+        return 2
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True
     train(args)
     return 0
 

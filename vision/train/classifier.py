@@ -155,7 +155,7 @@ def _augment(batch):
     dx, dy = np.random.randint(0, 7, 2)
     padded = torch.nn.functional.pad(batch, (3, 3, 3, 3), mode="replicate")
     batch = padded[:, :, dy:dy + h, dx:dx + w]
-    scale = torch.empty(n, 1, 1, 1).uniform_(0.8, 1.2)
+    scale = torch.empty(n, 1, 1, 1, device=batch.device).uniform_(0.8, 1.2)
     return (batch * scale).clamp_(0, 1)
 
 
@@ -164,11 +164,12 @@ def evaluate(model, images: np.ndarray, labels: np.ndarray, temperature: float =
     import torch
 
     model.eval()
+    device = next(model.parameters()).device
     outs = []
     with torch.no_grad():
         for start in range(0, len(images), 512):
-            logits = model(_to_tensor(images[start:start + 512]))
-            outs.append(torch.softmax(logits / temperature, dim=1).numpy())
+            logits = model(_to_tensor(images[start:start + 512]).to(device))
+            outs.append(torch.softmax(logits / temperature, dim=1).cpu().numpy())
     probs = np.concatenate(outs)
     return float((probs.argmax(1) == labels).mean()), probs
 
@@ -178,8 +179,9 @@ def fit_temperature(model, images: np.ndarray, labels: np.ndarray) -> float:
     import torch
 
     model.eval()
+    device = next(model.parameters()).device
     with torch.no_grad():
-        logits = torch.cat([model(_to_tensor(images[s:s + 512]))
+        logits = torch.cat([model(_to_tensor(images[s:s + 512]).to(device)).cpu()
                             for s in range(0, len(images), 512)])
     target = torch.from_numpy(labels).long()
     best, best_nll = 1.0, float("inf")
@@ -208,12 +210,14 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if args.init:  # carry on from an earlier run's weights, or from the shipped model
         frozen_norms = load_weights(model, Path(args.init))
         print(f"starting from {args.init}", file=sys.stderr)
+    device = torch.device(args.device)
+    model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(x_train) / args.batch))
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
                                                    pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss()
-    targets = torch.from_numpy(y_train).long()
+    targets = torch.from_numpy(y_train).long().to(device)
     for epoch in range(1, args.epochs + 1):
         train_mode(model, frozen_norms)
         started = time.monotonic()
@@ -221,7 +225,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         total = 0.0
         for start in range(0, len(order), args.batch):
             index = order[start:start + args.batch]
-            batch = _augment(_to_tensor(x_train[index]))
+            batch = _augment(_to_tensor(x_train[index]).to(device, non_blocking=True))
             logits, corner_logits = model(batch, with_corner=True)
             loss = (loss_fn(logits, targets[index])
                     + 0.5 * loss_fn(corner_logits, targets[index]))
@@ -232,13 +236,15 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             total += float(loss.detach()) * len(index)
         val_acc, _ = evaluate(model, x_val, y_val)
         Path(args.out).mkdir(parents=True, exist_ok=True)
-        torch.save(model.state_dict(), Path(args.out) / "cards.pt")  # in case export fails
+        torch.save({k: v.cpu() for k, v in model.state_dict().items()},
+                   Path(args.out) / "cards.pt")  # in case export fails
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, "
               f"val accuracy {val_acc:.4f} ({time.monotonic() - started:.0f} s)",
               file=sys.stderr)
     temperature = fit_temperature(model, x_val, y_val)
     val_acc, val_probs = evaluate(model, x_val, y_val, temperature)
     test_acc, test_probs = evaluate(model, x_test, y_test, temperature)
+    model.cpu()
     _print_confusions("validation", val_probs, y_val)
     _print_confusions("test", test_probs, y_test)
     report = {
@@ -327,7 +333,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
           file=sys.stderr)
     from .quantize import after_export
 
-    after_export("classifier", onnx_path)
+    after_export("classifier", onnx_path, args.float_only)
 
 
 def _mark_both_ways(path: Path) -> None:

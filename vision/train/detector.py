@@ -141,7 +141,7 @@ def build_model(channels: tuple[int, int, int, int] = (16, 32, 64, 96)):
 
 
 def _batch(pictures: np.ndarray, maps: np.ndarray, index: np.ndarray,
-           rng: np.random.Generator):
+           rng: np.random.Generator, pool=None):  # noqa: ANN001
     """A training batch: each picture (rendered at ``RENDER_SCALE`` times the network's size)
     is cut to a random part of it, from all of it to a ``1 / RENDER_SCALE`` share of its side,
     and shrunk to ``NET_SIZE``. So the cards come at every size the network meets: in a whole
@@ -151,22 +151,29 @@ def _batch(pictures: np.ndarray, maps: np.ndarray, index: np.ndarray,
 
     h, w = pictures.shape[1:3]
     out_w, out_h = NET_SIZE
-    xs, ys = [], []
+    cuts = []  # the random draws, in order, so any number of threads gives the same batch
     for i in index:
         zoom = float(np.exp(rng.uniform(0, np.log(RENDER_SCALE))))
         cw, ch = int(round(w / zoom)), int(round(h / zoom))
         x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
+        cuts.append((i, x0, y0, cw, ch, rng.random() < 0.5, rng.random() < 0.5))
+
+    def cut(draw):  # noqa: ANN001, ANN202
+        i, x0, y0, cw, ch, flip_x, flip_y = draw
         p = cv2.resize(pictures[i, y0:y0 + ch, x0:x0 + cw], (out_w, out_h),
                        interpolation=cv2.INTER_AREA)
         m = maps[i, y0:y0 + ch, x0:x0 + cw]
         t = np.dstack([(m & 1), (m >> 1) & 1]).astype(np.float32)
         t = cv2.resize(t, (out_w, out_h), interpolation=cv2.INTER_AREA)
-        if rng.random() < 0.5:
+        if flip_x:
             p, t = p[:, ::-1], t[:, ::-1]
-        if rng.random() < 0.5:
+        if flip_y:
             p, t = p[::-1], t[::-1]
-        xs.append(p)
-        ys.append(t)
+        return p, t
+
+    # threads cut the pictures (OpenCV lets go of Python's lock while it resizes)
+    parts = list(pool.map(cut, cuts)) if pool is not None else [cut(c) for c in cuts]
+    xs, ys = [p for p, _ in parts], [t for _, t in parts]
     x = torch.from_numpy(np.ascontiguousarray(np.stack(xs))).permute(0, 3, 1, 2).float() / 255
     n = len(index)
     gain = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.3) * torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1)
@@ -183,7 +190,7 @@ def _loss(logits, target):
     by the many easy table pixels."""
     import torch
 
-    weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
+    weights = torch.tensor([1.0, 2.0], device=logits.device).view(1, 2, 1, 1)
     bce = torch.nn.functional.binary_cross_entropy_with_logits(logits, target, weight=weights)
     p = torch.sigmoid(logits)
     inter = (p * target).sum(dim=(0, 2, 3))
@@ -204,20 +211,25 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
     if args.init:  # carry on from an earlier run
         frozen_norms = load_weights(model, Path(args.init))
         print(f"starting from {args.init}", file=sys.stderr)
+    device = torch.device(args.device)
+    model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     per_epoch = int(np.ceil(len(pictures) / args.batch))
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
                                                    total_steps=args.epochs * per_epoch,
                                                    pct_start=0.1)
     rng = np.random.default_rng(args.seed)
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(args.threads) if args.threads > 1 else None
     for epoch in range(1, args.epochs + 1):
         train_mode(model, frozen_norms)
         started = time.monotonic()
         order = rng.permutation(len(pictures))
         total = 0.0
         for start in range(0, len(order), args.batch):
-            x, y = _batch(pictures, maps, order[start:start + args.batch], rng)
-            loss = _loss(model(x), y)
+            x, y = _batch(pictures, maps, order[start:start + args.batch], rng, pool)
+            loss = _loss(model(x.to(device, non_blocking=True)), y.to(device))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -225,11 +237,13 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
             total += float(loss.detach()) * len(x)
         iou = evaluate(model, val_p, val_m)
         Path(args.out).mkdir(parents=True, exist_ok=True)
-        torch.save(model.state_dict(), Path(args.out) / "detector.pt")  # in case export fails
+        torch.save({k: v.cpu() for k, v in model.state_dict().items()},
+                   Path(args.out) / "detector.pt")  # in case export fails
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, val IoU card "
               f"{iou[0]:.3f} core {iou[1]:.3f} ({time.monotonic() - started:.0f} s)",
               file=sys.stderr)
-    export(model, Path(args.out), args, evaluate(model, val_p, val_m))
+    iou = evaluate(model, val_p, val_m)
+    export(model.cpu(), Path(args.out), args, iou)
 
 
 def evaluate(model, pictures: np.ndarray, maps: np.ndarray) -> tuple[float, float]:
@@ -238,6 +252,7 @@ def evaluate(model, pictures: np.ndarray, maps: np.ndarray) -> tuple[float, floa
     import torch
 
     model.eval()
+    device = next(model.parameters()).device
     inter, union = np.zeros(2), np.zeros(2)
     w, h = NET_SIZE
     with torch.no_grad():
@@ -246,7 +261,7 @@ def evaluate(model, pictures: np.ndarray, maps: np.ndarray) -> tuple[float, floa
                              for p in pictures[start:start + 16]])
             x = torch.from_numpy(part).permute(0, 3, 1, 2).float() / 255
             x = torch.nn.functional.pad(x, (0, -w % STRIDE, 0, -h % STRIDE), mode="replicate")
-            pred = (torch.sigmoid(model(x))[:, :, :h, :w] > 0.5).numpy()
+            pred = (torch.sigmoid(model(x.to(device)))[:, :, :h, :w] > 0.5).cpu().numpy()
             for k, m in enumerate(maps[start:start + 16]):
                 for c in range(2):
                     share = cv2.resize(((m >> c) & 1).astype(np.float32), (w, h),
@@ -302,7 +317,7 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
     from .quantize import after_export
 
-    after_export("detector", path)
+    after_export("detector", path, args.float_only)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -226,9 +226,14 @@ def write_yaml(out: Path, block: dict) -> None:
                     + yaml.safe_dump({"quantized": block}, sort_keys=False, width=100))
 
 
-def after_export(what: str, float_model: Path) -> None:
-    """The last step of a training run: the 8-bit model beside the float one it exported."""
+def after_export(what: str, float_model: Path, float_only: bool = False) -> None:
+    """The last step of a training run: the 8-bit model beside the float one it exported
+    (unless ``float_only``: then only how to make it is said)."""
     out = float_model.with_name(f"{FILES[what]}.onnx")
+    if float_only:
+        print(f"float weights only: make the 8-bit model with 'python -m vision.train quantize "
+              f"{what} --float {float_model} --out {out}'", file=sys.stderr)
+        return
     if main([what, "--float", str(float_model), "--out", str(out)]):
         raise SystemExit(f"quantizing the {what} failed; the float model is in {float_model}")
 
