@@ -178,6 +178,8 @@ def _process(task: ImageTask) -> dict[str, Any]:
     if calibration is None:  # a plain photograph: read what shows, trust only sure readings
         detections.whole[:] = True
     classifier.read(image, detections)
+    if calibration is None:
+        _read_past_the_edge(image, detections, partial, classifier)
     found = []
     for i in range(len(detections)):
         seat = detections.seats[i]
@@ -189,6 +191,30 @@ def _process(task: ImageTask) -> dict[str, Any]:
                       "whole": usable, "partial": bool(partial[i]),
                       "seat": seat.number if seat else None})
     return {"name": task.name, "found": found, "calibrated": calibration is not None}
+
+
+def _read_past_the_edge(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN001
+                        classifier) -> None:  # noqa: ANN001
+    """A card the picture's edge cuts is read again along its outline drawn out past the edge
+    (``past_the_edge``); the surer of the two readings stands, and such a card counts as
+    partly shown, so it must be read surely to count."""
+    from .classify import NOT_A_CARD
+    from .detect import past_the_edge
+    from .geometry import portrait_order, rectify
+
+    height, width = image.shape[:2]
+    for i, quad in enumerate(detections.quads):
+        drawn = past_the_edge(quad, width, height)
+        if np.abs(drawn - quad).max() < 1.0:
+            continue
+        drawn = portrait_order(drawn).astype(np.float32)
+        names, confidence = classifier.classify(rectify(image, drawn, classifier.size,
+                                                        ordered=True)[None])
+        if confidence[0] > detections.confidence[i]:
+            detections.quads[i] = drawn
+            detections.cards[i] = None if names[0] == NOT_A_CARD else names[0]
+            detections.confidence[i] = float(confidence[0])
+            partial[i] = True
 
 
 # -- comparing ---------------------------------------------------------------------------------

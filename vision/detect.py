@@ -643,6 +643,56 @@ def _meeting_corners(found: np.ndarray, strong: np.ndarray) -> np.ndarray | None
     return np.array(corners)
 
 
+CARD_ASPECT = 88 / 63  # a card's long side over its short side
+# A side this close to the picture's edge (this share of the picture's short side, and at
+# least 3 px) is the edge, not the card's: the network's outline stops a little short of it.
+ON_THE_EDGE = 0.015
+
+
+def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
+    """A card running off the picture: its outline drawn out past the edge to a card's length.
+
+    The network sees only what the picture shows, so such a card's outline stops at the
+    picture's edge, and a crop of it would squash the card. Where exactly one side of ``quad``
+    lies along the picture's edge and the two sides that meet it already show more than a
+    card's short side would (so they must be the long sides), those two sides are drawn out to
+    the length a card of that width has. The crop then shows the card in its true shape, its
+    missing part filled as the classifier learnt (the edge's pixels drawn out). Any other
+    outline is returned as it is. An outline can also stop short of the edge of a card that
+    lies whole just inside the picture, so the caller reads both (``vision.check``)."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
+    near = max(3.0, ON_THE_EDGE * min(width, height))
+
+    def on_edge(p: np.ndarray, q: np.ndarray) -> bool:
+        # both ends near one edge of the picture, and the side as a whole nearer still (the
+        # corner where a card meets the edge is the least sure point of its outline)
+        for axis, at in limits:
+            gaps = [max(0.0, abs(v[axis] - at)) if (v[axis] - at) * (1 if at == 0 else -1) > 0
+                    else 0.0 for v in (p, q)]
+            if max(gaps) <= 3 * near and sum(gaps) / 2 <= 1.5 * near:
+                return True
+        return False
+
+    cut = [k for k in range(4) if on_edge(quad[k], quad[(k + 1) % 4])]
+    if len(cut) != 1:
+        return quad
+    k = cut[0]
+    a, b, c, d = (quad[(k + j) % 4] for j in range(4))  # a-b on the edge, c-d the far end
+    end = float(np.linalg.norm(d - c))
+    seen = min(float(np.linalg.norm(b - c)), float(np.linalg.norm(a - d)))
+    if end < 1 or seen < end / CARD_ASPECT * 1.05:
+        return quad  # too little shows to tell the card's long sides from its short ones
+    length = end * CARD_ASPECT
+    out = quad.copy()
+    for near, far, index in ((b, c, (k + 1) % 4), (a, d, k)):
+        side = near - far
+        shown = float(np.linalg.norm(side))
+        if shown < length:
+            out[index] = far + side / shown * length
+    return out
+
+
 def _inside_frame(quad: np.ndarray, width: int, height: int, margin: float = 2.0) -> bool:
     return bool(((quad >= margin) & (quad <= [width - 1 - margin, height - 1 - margin])).all())
 

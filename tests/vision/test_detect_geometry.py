@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from vision.detect import (_card_shaped, _enclosing_quad, _fill_holes, _fit_on_table,
+                           past_the_edge,
                            _fit_quad, _join_split_cores, _outline, _shrink,
                            _split_waisted_cores, refine_quads)
 from vision.layout import CARD_MM
@@ -163,3 +164,24 @@ def test_shrinking_a_picture_for_the_network_averages_fine_detail_away():
         small = _shrink(np.dstack([board] * 3), (256, 144))
         assert small.shape == (144, 256, 3)
         assert abs(float(small.mean()) - 127.5) < 8 and float(small.std()) < 25, (width, height)
+
+
+def test_an_outline_stopped_by_the_pictures_edge_is_drawn_out_to_a_cards_length():
+    # a 100 px wide card whose lower part runs off the bottom of a 400x300 picture
+    shown = np.array([(100, 200), (200, 200), (200, 299), (100, 299)], float)
+    out = past_the_edge(shown, 400, 300)
+    assert np.allclose(out[:2], shown[:2])  # the far end stays
+    assert np.allclose(out[2:, 1], 200 + 100 * 88 / 63) and np.allclose(out[2:, 0], shown[2:, 0])
+    # turned about: the edge cuts the card on its left
+    left = np.array([(0, 50), (99, 50), (99, 150), (0, 150)], float)
+    drawn = past_the_edge(left, 400, 300)
+    assert np.allclose(drawn[[1, 2]], left[[1, 2]]) and np.allclose(drawn[[0, 3], 0], 99 - 100 * 88 / 63)
+
+
+def test_outlines_the_edge_does_not_cut_or_that_show_too_little_stay_as_they_are():
+    inside = np.array([(100, 100), (200, 100), (200, 240), (100, 240)], float)
+    assert np.allclose(past_the_edge(inside, 400, 300), inside)
+    stub = np.array([(100, 260), (200, 260), (200, 299), (100, 299)], float)  # too little shows
+    assert np.allclose(past_the_edge(stub, 400, 300), stub)
+    corner = np.array([(300, 250), (399, 250), (399, 299), (300, 299)], float)  # two edges cut
+    assert np.allclose(past_the_edge(corner, 400, 300), corner)

@@ -190,3 +190,30 @@ def test_the_shipped_classifier_reads_as_its_float_weights_do(detector, classifi
     assert sure.sum() >= 10
     assert (ours.argmax(axis=1) == theirs.argmax(axis=1))[sure].all()
     assert np.abs(ours - theirs).max() < 0.1
+
+
+def test_a_card_running_off_a_photo_is_outlined_past_the_edge_and_read(detector, classifier):
+    """A plain photograph (no calibration) whose bottom edge cuts a card: the card is read
+    again along its outline drawn out past the edge to its true corners, and it reads right,
+    as a card only partly shown."""
+    from vision.check import _read_past_the_edge
+
+    for seed in range(3):
+        picture, labels = table_with_four_cards(seed, tilt=0.0)
+        bottom = max(labels, key=lambda label: label.corners[:, 1].mean())
+        top, low = bottom.corners[:, 1].min(), bottom.corners[:, 1].max()
+        cut = int(low - 0.3 * (low - top))
+        photo = np.ascontiguousarray(picture[:cut])
+        found = detector.detect(photo)
+        partial = ~found.whole
+        found.whole[:] = True
+        classifier.read(photo, found)
+        _read_past_the_edge(photo, found, partial, classifier)
+        near = int(np.argmin(np.linalg.norm(found.centres - bottom.corners.mean(axis=0), axis=1)))
+        quad = found.quads[near]
+        assert partial[near]  # it runs off the picture: never taken as seen whole
+        assert quad[:, 1].max() > cut + 0.15 * (low - top)  # drawn out past the edge
+        size = np.linalg.norm(bottom.corners[2] - bottom.corners[0])
+        error = min(np.abs(np.roll(quad, k, axis=0) - bottom.corners).max() for k in range(4))
+        assert error < 0.12 * size
+        assert found.cards[near] == str(bottom.card)
