@@ -198,22 +198,24 @@ def _read_past_the_edge(image: np.ndarray, detections, partial: np.ndarray,  # n
     """A card the picture's edge cuts is read again along its outline drawn out past the edge
     (``past_the_edge``); the surer of the two readings stands, and such a card counts as
     partly shown, so it must be read surely to count."""
-    from .classify import NOT_A_CARD
     from .detect import past_the_edge
-    from .geometry import portrait_order, rectify
+    from .geometry import portrait_order
 
     height, width = image.shape[:2]
-    for i, quad in enumerate(detections.quads):
-        drawn = past_the_edge(quad, width, height)
-        if np.abs(drawn - quad).max() < 1.0:
-            continue
-        drawn = portrait_order(drawn).astype(np.float32)
-        names, confidence = classifier.classify(rectify(image, drawn, classifier.size,
-                                                        ordered=True)[None])
-        if confidence[0] > detections.confidence[i]:
-            detections.quads[i] = drawn
-            detections.cards[i] = None if names[0] == NOT_A_CARD else names[0]
-            detections.confidence[i] = float(confidence[0])
+    drawn = [past_the_edge(quad, width, height) for quad in detections.quads]
+    moved = [i for i, quad in enumerate(drawn)
+             if np.abs(quad - detections.quads[i]).max() >= 1.0]
+    if not moved:
+        return
+    again = detections[np.array(moved)]
+    again.quads[:] = [portrait_order(drawn[i]) for i in moved]
+    again.whole[:] = True
+    classifier.read(image, again)
+    for j, i in enumerate(moved):
+        if again.confidence[j] > detections.confidence[i]:
+            detections.quads[i] = again.quads[j]
+            detections.cards[i] = again.cards[j]
+            detections.confidence[i] = again.confidence[j]
             partial[i] = True
 
 

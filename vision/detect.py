@@ -643,7 +643,6 @@ def _meeting_corners(found: np.ndarray, strong: np.ndarray) -> np.ndarray | None
     return np.array(corners)
 
 
-CARD_ASPECT = 88 / 63  # a card's long side over its short side
 # A side this close to the picture's edge (this share of the picture's short side, and at
 # least 3 px) is the edge, not the card's: the network's outline stops a little short of it.
 ON_THE_EDGE = 0.015
@@ -668,8 +667,7 @@ def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
         # both ends near one edge of the picture, and the side as a whole nearer still (the
         # corner where a card meets the edge is the least sure point of its outline)
         for axis, at in limits:
-            gaps = [max(0.0, abs(v[axis] - at)) if (v[axis] - at) * (1 if at == 0 else -1) > 0
-                    else 0.0 for v in (p, q)]
+            gaps = [max(0.0, v[axis] - at if at == 0 else at - v[axis]) for v in (p, q)]
             if max(gaps) <= 3 * near and sum(gaps) / 2 <= 1.5 * near:
                 return True
         return False
@@ -681,12 +679,13 @@ def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     a, b, c, d = (quad[(k + j) % 4] for j in range(4))  # a-b on the edge, c-d the far end
     end = float(np.linalg.norm(d - c))
     seen = min(float(np.linalg.norm(b - c)), float(np.linalg.norm(a - d)))
-    if end < 1 or seen < end / CARD_ASPECT * 1.05:
+    aspect = CARD_MM[1] / CARD_MM[0]
+    if end < 1 or seen < end / aspect * 1.05:
         return quad  # too little shows to tell the card's long sides from its short ones
-    length = end * CARD_ASPECT
+    length = end * aspect
     out = quad.copy()
-    for near, far, index in ((b, c, (k + 1) % 4), (a, d, k)):
-        side = near - far
+    for at_edge, far, index in ((b, c, (k + 1) % 4), (a, d, k)):
+        side = at_edge - far
         shown = float(np.linalg.norm(side))
         if shown < length:
             out[index] = far + side / shown * length

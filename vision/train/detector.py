@@ -242,6 +242,8 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, val IoU card "
               f"{iou[0]:.3f} core {iou[1]:.3f} ({time.monotonic() - started:.0f} s)",
               file=sys.stderr)
+    if pool is not None:
+        pool.shutdown()
     iou = evaluate(model, val_p, val_m)
     export(model.cpu(), Path(args.out), args, iou)
 
