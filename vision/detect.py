@@ -33,7 +33,7 @@ import numpy as np
 
 from referee.seats import Seat
 
-from .geometry import portrait_order
+from .geometry import portrait_orders
 from .layout import CARD_MM
 from .models import MODELS, load_session
 from .stacks import top_card
@@ -211,10 +211,12 @@ class CardDetector:
                     continue  # a neighbour's card: not asked for
                 if _on_a_marker(calibration, middle):
                     continue  # the printed markers look like cards to the network
-            area = int(region.sum())
+            window = (slice(by, by + bh), slice(bx, bx + bw))
+            region = region[window]
+            area = cv2.countNonZero(region)
             if area < 12:
                 continue
-            outline = _outline(region)
+            outline = _outline(region, (bx, by))
             if outline is None:
                 continue
             contour, hull, hull_area = outline
@@ -224,13 +226,13 @@ class CardDetector:
                 contour, scale, (x0, y0), calibration)
             quad = on_table if on_table is not None else (
                 _to_picture(_quad_around(contour, hull), scale, (x0, y0)))
-            short = min(np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4))
+            short = float(np.hypot(*(quad[[1, 2, 3, 0]] - quad).T).min())
             if short < self.min_side_px:
                 continue
             # the network's outline is a few of its pixels out: look that far for the edges
             reaches.append(max(5.0, SNAP_REACH * short))
             quads.append(quad)
-            scores.append(float(card[region > 0].mean()))
+            scores.append(float(cv2.mean(card[window], region)[0]))
             # A hand over a card bites a notch out of its region (low solidity) or cuts it short
             # (the wrong size or shape for a card).
             whole.append(area / max(hull_area, 1.0) >= self.fill and card_sized)
@@ -243,24 +245,22 @@ class CardDetector:
             # cards over one another, or a card and a hand, make one region that is not one
             # whole card: a card on top may still show whole (found on the picture itself, so
             # a short look settles its edges)
+            shaped = _cards_shaped(refined, calibration)
             tops = [(i, top_card(gray, _to_picture(contours[i].reshape(-1, 2), scale,
                                                    (x0, y0)), calibration))
-                    for i, quad in enumerate(refined)
-                    if not (whole[i] and _card_shaped(quad, calibration))]
+                    for i in range(len(refined)) if not (whole[i] and shaped[i])]
             tops = [(i, top) for i, top in tops if top is not None]
             if tops:
                 settled = refine_quads(gray, np.array([corners for _, (corners, _) in tops]), 3.0)
                 for (i, (_, shows)), quad in zip(tops, settled):
                     refined[i], whole[i] = quad, shows
-        for i, quad in enumerate(refined):
-            whole[i] = bool(whole[i] and _inside_frame(quad, frame.shape[1], frame.shape[0])
-                            and _card_shaped(quad, calibration))
-        q = np.array([portrait_order(quad) for quad in refined], np.float32)
-        found = CardDetections(q, np.array(scores, np.float32), np.array(whole, bool),
+        q = portrait_orders(refined).astype(np.float32)
+        found = CardDetections(q, np.array(scores, np.float32),
+                               np.array(whole, bool) & _cards_shaped(refined, calibration)
+                               & _inside_frame(refined, frame.shape[1], frame.shape[0]),
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
         if calibration is not None:
-            found.seats = [calibration.seat_at_pixel(float(x), float(y))
-                           for x, y in q.mean(axis=1)]
+            found.seats = calibration.seats_at_pixels(q.mean(axis=1))
             if seats is not None:
                 found = found[np.array([s in seats for s in found.seats], bool)]
         return found
@@ -339,16 +339,22 @@ def _fill_holes(mask: np.ndarray, most: float = 0.25) -> np.ndarray:
     smaller than ``most`` of the region around them are filled, so that table showing between
     cards laid in a ring stays table."""
     inverse = (~mask).astype(np.uint8)
-    count, holes, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
+    count, holes = cv2.connectedComponents(inverse, connectivity=4)
     if count <= 2:
         return mask
+    # most pictures have no hole: the parts of the inverse that reach the picture's edge are
+    # table, and the costlier per-part statistics are needed only when some part does not
+    on_edge = np.zeros(count, bool)
+    on_edge[np.concatenate([holes[0], holes[-1], holes[:, 0], holes[:, -1]])] = True
+    on_edge[0] = True  # the mask itself
+    if on_edge.all():
+        return mask
+    count, holes, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
     h, w = mask.shape
     x, y, bw, bh, area = stats.T
     on_edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
     enclosed = np.flatnonzero(~on_edge)
-    enclosed = enclosed[enclosed > 0] if len(enclosed) else enclosed
-    if len(enclosed) == 0:
-        return mask
+    enclosed = enclosed[enclosed > 0]
     filled = mask.copy()
     _, regions, region_stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
                                                                     connectivity=8)
@@ -392,7 +398,7 @@ def _add_missing_seeds(sure_card: np.ndarray, seeds: np.ndarray,
     if count <= 1:
         return
     seeded = np.zeros(count, bool)
-    seeded[np.unique(regions[seeds > 0])] = True
+    seeded[regions[seeds > 0]] = True
     if seeded[1:].all():
         return
     depth = cv2.distanceTransform(sure_card.astype(np.uint8), cv2.DIST_L2, 3)
@@ -415,12 +421,15 @@ def _join_split_cores(groups: tuple[int, np.ndarray], markers: np.ndarray, fill:
     proportions too, but each of their cores reaches out of the group's middle. ``groups``:
     the card mask's connected regions, (count, labels)."""
     count, labels_of = groups
-    for group in range(1, count):
+    cores = markers > 0
+    # the groups that hold more than one core piece, found in one pass over the cores' pixels
+    span = int(markers.max()) + 1
+    pairs = np.unique(labels_of[cores].astype(np.int64) * span + markers[cores])
+    pieces = np.bincount(pairs // span, minlength=count)
+    for group in np.flatnonzero(pieces[1:] >= 2) + 1:
         inside = labels_of == group
         labels = np.unique(markers[inside])
         labels = labels[labels > 0]
-        if len(labels) < 2:
-            continue
         region = inside.astype(np.uint8)
         fitted = _fit_quad(region)
         if fitted is None:
@@ -473,9 +482,12 @@ def _to_picture(points: np.ndarray, scale: float, offset: tuple[int, int]) -> np
     return (np.asarray(points, np.float64) + 0.5) / scale - 0.5 + offset
 
 
-def _outline(region: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+def _outline(region: np.ndarray, offset: tuple[int, int] = (0, 0),
+             ) -> tuple[np.ndarray, np.ndarray, float] | None:
     """A card region's (network pixels) largest contour (its straight runs given by their ends
-    only), its convex hull, and the hull's area counted as the region's pixels are."""
+    only), its convex hull, and the hull's area counted as the region's pixels are. ``region``
+    may be a window of the network's picture whose top-left pixel is at ``offset`` there: the
+    contour and hull are given in the whole picture's pixels."""
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -483,7 +495,8 @@ def _outline(region: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
     hull = cv2.convexHull(contour)
     hull_mask = np.zeros_like(region)
     cv2.fillConvexPoly(hull_mask, hull, 1)
-    return contour, hull, float(hull_mask.sum())
+    shift = np.array(offset, contour.dtype)
+    return contour + shift, hull + shift, float(cv2.countNonZero(hull_mask))
 
 
 def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -571,76 +584,82 @@ def refine_quads(gray: np.ndarray, quads: np.ndarray, reaches: np.ndarray,
                  samples: int = 10) -> np.ndarray:
     """Snap each edge of each quad (N, 4, 2) to the strongest edge within its ``reaches`` px
     along the edge's normal, and return the corners where the snapped edges meet; a quad
-    keeps its corners where that fails. All the quads' edges are sampled at once: per card
-    the work is a handful of small array operations, whose overhead this shares."""
+    keeps its corners where that fails. All the quads' edges are sampled, fitted and met at
+    once: per card the work would be a few dozen small array operations, whose overhead
+    this shares. Points are complex numbers (x + iy), which halves the operations."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     reaches = np.broadcast_to(np.asarray(reaches, np.float64), (len(quads),))
     out = quads.copy()
     h, w = gray.shape[:2]
-    starts, ends = quads, np.roll(quads, -1, axis=1)
-    along = ends - starts  # (N, 4, 2)
-    lengths = np.hypot(along[..., 0], along[..., 1])
+    corners = quads[..., 0] + 1j * quads[..., 1]  # (N, 4)
+    along = corners[:, _NEXT] - corners  # edge i runs from corner i to corner i + 1
+    lengths = np.abs(along)
     todo = np.flatnonzero(lengths.min(axis=1) >= 8)
     if len(todo) == 0:
         return out
-    quads, starts, along, lengths, reaches = (a[todo] for a in (quads, starts, along, lengths,
-                                                                reaches))
+    corners, along, lengths, reaches = corners[todo], along[todo], lengths[todo], reaches[todo]
     n = len(todo)
-    normals = np.stack([-along[..., 1], along[..., 0]], axis=-1) / lengths[..., None]
-    middles = starts + along / 2 - quads.mean(axis=1, keepdims=True)
-    normals[np.einsum("nij,nij->ni", middles, normals) < 0] *= -1  # point outwards
+    # the edges' normals, turned to point away from the quad's centre
+    normals = 1j * along / lengths
+    outward = ((corners + along / 2 - corners.mean(axis=1, keepdims=True))
+               * normals.conj()).real < 0
+    normals[outward] *= -1
     # each card looks from -reach to +reach in whole steps; shorter reaches are padded
-    counts = np.array([len(np.arange(-r, r + 0.5, 1.0)) for r in reaches])
-    offsets = -reaches[:, None] + np.arange(counts.max())[None, :]  # (N, K)
+    counts = np.ceil(2 * reaches + 0.5).astype(int)
+    k = int(counts.max())
+    offsets = np.arange(k) - reaches[:, None]  # (N, K)
     ts = np.linspace(0.15, 0.85, samples)
-    points = starts[:, :, None, :] + ts[None, None, :, None] * along[:, :, None, :]  # N,4,S,2
-    probe = (points[:, :, :, None, :]
-             + offsets[:, None, None, :, None] * normals[:, :, None, None, :])  # N,4,S,K,2
-    k = offsets.shape[1]
-    values = cv2.remap(gray, probe[..., 0].reshape(-1, k).astype(np.float32),
-                       probe[..., 1].reshape(-1, k).astype(np.float32),
+    points = corners[:, :, None] + ts * along[:, :, None]  # (N, 4, S)
+    probe = points[..., None] + offsets[:, None, None, :] * normals[:, :, None, None]
+    values = cv2.remap(gray, probe.real.reshape(-1, k).astype(np.float32),
+                       probe.imag.reshape(-1, k).astype(np.float32),
                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     step = np.abs(np.diff(values.astype(np.float32), axis=1)).reshape(n, 4, samples, k - 1)
-    step *= (np.arange(k - 1)[None, :] < (counts - 1)[:, None])[:, None, None, :]  # in reach
+    step *= (np.arange(k - 1) < (counts - 1)[:, None])[:, None, None, :]  # within reach
     # the card's own outline is the outermost strong edge (pips and frames lie inside it)
-    peak = step.max(axis=3, keepdims=True)
-    candidates = (step >= 0.5 * peak) & (step > 8)
-    last = k - 2 - np.argmax(candidates[..., ::-1], axis=3)  # (N, 4, S)
-    best = np.where(candidates.any(axis=3), last, 0)
-    strong = np.take_along_axis(candidates, best[..., None], axis=3)[..., 0]  # (N, 4, S)
-    found = (points + (np.take_along_axis(offsets[:, None, :], best.reshape(n, 1, -1),
-                                          axis=2).reshape(n, 4, samples) + 0.5)[..., None]
-             * normals[:, :, None, :])
-    usable = (strong.sum(axis=2) >= samples // 2).all(axis=1)
-    for c in np.flatnonzero(usable):
-        refined = _meeting_corners(found[c], strong[c])
-        if refined is None:
-            continue
-        reach = reaches[c]
-        if np.abs(refined - quads[c]).max() > reach * 1.5 or not (
-                (refined >= -reach) & (refined <= [w + reach, h + reach])).all():
-            continue
-        out[todo[c]] = refined
+    candidates = (step >= 0.5 * step.max(axis=3, keepdims=True)) & (step > 8)
+    strong = candidates.any(axis=3)  # (N, 4, S)
+    last = k - 2 - np.argmax(candidates[..., ::-1], axis=3)
+    moved = np.take_along_axis(offsets, last.reshape(n, -1), axis=1).reshape(n, 4, samples)
+    found = points + (moved + 0.5) * normals[:, :, None]
+    refined = _meeting_corners(found, strong)
+    usable = (strong.sum(axis=2) >= samples // 2).all(axis=1) & np.isfinite(refined).all(axis=1)
+    with np.errstate(invalid="ignore"):
+        usable &= np.abs(refined - corners).max(axis=1) <= reaches * 1.5
+        usable &= ((refined.real >= -reaches[:, None]) & (refined.imag >= -reaches[:, None])
+                   & (refined.real <= w + reaches[:, None])
+                   & (refined.imag <= h + reaches[:, None])).all(axis=1)
+    out[todo[usable]] = np.stack([refined.real, refined.imag], axis=-1)[usable]
     return out
 
 
-def _meeting_corners(found: np.ndarray, strong: np.ndarray) -> np.ndarray | None:
-    """The corners where the lines fitted through each edge's strong points (4, S, 2) meet."""
-    lines = []
-    for i in range(4):
-        vx, vy, x0, y0 = cv2.fitLine(found[i, strong[i]].astype(np.float32), cv2.DIST_HUBER, 0,
-                                     0.01, 0.01).ravel()
-        lines.append((float(x0), float(y0), float(vx), float(vy)))
-    corners = []
-    for i in range(4):  # where the line of edge i - 1 meets the line of edge i
-        x1, y1, dx1, dy1 = lines[i - 1]
-        x2, y2, dx2, dy2 = lines[i]
-        det = dx2 * dy1 - dx1 * dy2
-        if abs(det) < 1e-6:
-            return None
-        t = (dx2 * (y2 - y1) - dy2 * (x2 - x1)) / det
-        corners.append((x1 + t * dx1, y1 + t * dy1))
-    return np.array(corners)
+_NEXT, _BEFORE = np.array([1, 2, 3, 0]), np.array([3, 0, 1, 2])
+# Huber's constant (px): points further off a fitted edge than this count for less
+HUBER = 1.345
+
+
+def _meeting_corners(found: np.ndarray, strong: np.ndarray, rounds: int = 3) -> np.ndarray:
+    """The corners (N, 4, complex) where straight lines fitted through each edge's strong
+    points (``found`` (N, 4, S) complex, ``strong`` (N, 4, S)) meet: corner i where the lines
+    of edges i - 1 and i cross, NaN where they do not. Each line is fitted to its points by
+    least squares, then again ``rounds`` times with the points far from it weighed down as
+    Huber's loss does, so one stray point (a pip, a shadow) cannot tilt it."""
+    weights = strong.astype(np.float64)
+    for _ in range(rounds + 1):
+        total = np.maximum(weights.sum(axis=2), 1e-9)
+        centre = (weights * found).sum(axis=2) / total  # (N, 4)
+        spread = found - centre[..., None]
+        # the weighted mean of the squared offsets points twice the line's angle
+        doubled = (weights * spread * spread).sum(axis=2)
+        direction = np.sqrt(doubled / np.maximum(np.abs(doubled), 1e-12))
+        off = np.abs((spread * direction.conj()[..., None]).imag)
+        weights = strong * np.minimum(1.0, HUBER / np.maximum(off, 1e-9))
+    before, before_dir = centre[:, _BEFORE], direction[:, _BEFORE]
+    crossing = (direction.conj() * before_dir).imag
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(np.abs(crossing) >= 1e-6,
+                     (direction.conj() * (centre - before)).imag / crossing, np.nan)
+    return before + t * before_dir
 
 
 # A side this close to the picture's edge (this share of the picture's short side, and at
@@ -692,8 +711,11 @@ def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     return out
 
 
-def _inside_frame(quad: np.ndarray, width: int, height: int, margin: float = 2.0) -> bool:
-    return bool(((quad >= margin) & (quad <= [width - 1 - margin, height - 1 - margin])).all())
+def _inside_frame(quads: np.ndarray, width: int, height: int,
+                  margin: float = 2.0) -> np.ndarray:
+    """Which of the quads (N, 4, 2) lie wholly inside the picture, ``margin`` px in."""
+    return ((quads >= margin)
+            & (quads <= [width - 1 - margin, height - 1 - margin])).all(axis=(1, 2))
 
 
 def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001
@@ -702,12 +724,19 @@ def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001
     along one axis: a card 1.4 times as long as wide, seen 45 degrees off straight down, can
     look square or twice as long as wide; so only outlines much longer than that are
     refused."""
-    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    return bool(_cards_shaped(np.asarray(quad).reshape(1, 4, 2), calibration)[0])
+
+
+def _cards_shaped(quads: np.ndarray, calibration) -> np.ndarray:  # noqa: ANN001
+    """``_card_shaped`` of each of the quads (N, 4, 2), all at once."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    if calibration is not None:
+        quads = calibration.to_table(quads.reshape(-1, 2)).reshape(-1, 4, 2)
+    sides = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    pairs = np.sort(np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]], axis=1) / 2,
+                    axis=1)
+    short, long = pairs[:, 0], pairs[:, 1]
     if calibration is None:
-        short, long = sorted([(sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2])
-        return long / max(short, 1e-6) <= MOST_SLANTED
-    mm = calibration.to_table(quad)
-    sides_mm = [np.linalg.norm(mm[(i + 1) % 4] - mm[i]) for i in range(4)]
-    short, long = sorted([(sides_mm[0] + sides_mm[2]) / 2, (sides_mm[1] + sides_mm[3]) / 2])
-    return (abs(short - CARD_MM[0]) < CARD_SIZE_TOLERANCE * CARD_MM[0]
-            and abs(long - CARD_MM[1]) < CARD_SIZE_TOLERANCE * CARD_MM[1])
+        return long / np.maximum(short, 1e-6) <= MOST_SLANTED
+    return ((np.abs(short - CARD_MM[0]) < CARD_SIZE_TOLERANCE * CARD_MM[0])
+            & (np.abs(long - CARD_MM[1]) < CARD_SIZE_TOLERANCE * CARD_MM[1]))

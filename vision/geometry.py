@@ -12,17 +12,23 @@ def portrait_order(quad: np.ndarray) -> np.ndarray:
     """The same four corners, clockwise on screen, starting so that the first edge is one of
     the card's short edges (its top or its bottom: which of the two cannot be told from the
     outline, so the classifier reads cards either way up)."""
-    quad = np.asarray(quad, np.float64).reshape(4, 2)
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]  # clockwise on screen (y points down)
-    edges = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
-    if edges[0] + edges[2] > edges[1] + edges[3]:
-        quad = np.roll(quad, -1, axis=0)
-    # start at the upper of the two short-edge choices, so a card upright on screen is upright
-    if quad[0, 1] + quad[1, 1] > quad[2, 1] + quad[3, 1]:
-        quad = np.roll(quad, -2, axis=0)
-    return quad
+    return portrait_orders(np.asarray(quad, np.float64).reshape(1, 4, 2))[0]
+
+
+def portrait_orders(quads: np.ndarray) -> np.ndarray:
+    """``portrait_order`` of each of the quads (N, 4, 2), all at once."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    d = quads - quads.mean(axis=1, keepdims=True)
+    order = np.argsort(np.arctan2(d[..., 1], d[..., 0]), axis=1)  # clockwise (y points down)
+    quads = np.take_along_axis(quads, order[..., None], axis=1)
+    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    # start on a short edge: one step on where the first and third edges are the long ones
+    shift = (edges[:, 0] + edges[:, 2] > edges[:, 1] + edges[:, 3]).astype(int)
+    turned = (np.arange(4) + shift[:, None]) % 4
+    ys = np.take_along_axis(quads[..., 1], turned, axis=1)
+    # then at the upper of the two short edges, so a card upright on screen is upright
+    shift += 2 * (ys[:, 0] + ys[:, 1] > ys[:, 2] + ys[:, 3])
+    return np.take_along_axis(quads, ((np.arange(4) + shift[:, None]) % 4)[..., None], axis=1)
 
 
 def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SIZE,
@@ -44,3 +50,4 @@ def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SI
         image = small
     return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+

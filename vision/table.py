@@ -75,8 +75,13 @@ class Calibration:
         return cv2.perspectiveTransform(pts, self.to_image_matrix).reshape(-1, 2)
 
     def seat_at_pixel(self, x: float, y: float) -> Seat | None:
-        tx, ty = self.to_table(np.array([[x, y]]))[0]
-        return self.layout.seat_at(float(tx), float(ty))
+        return self.seats_at_pixels(np.array([[x, y]]))[0]
+
+    def seats_at_pixels(self, pixels: np.ndarray) -> list[Seat | None]:
+        """The seat whose zone holds each picture point (N, 2), or None."""
+        zones = self.layout.zones()
+        return [next((z.seat for z in zones if z.contains(float(x), float(y))), None)
+                for x, y in self.to_table(pixels)]
 
     def area_outline(self) -> np.ndarray:
         """The play area's corners in the picture (4x2 px)."""

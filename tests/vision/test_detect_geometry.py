@@ -6,10 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import (_card_shaped, _enclosing_quad, _fill_holes, _fit_on_table,
-                           past_the_edge,
-                           _fit_quad, _join_split_cores, _outline, _shrink,
-                           _split_waisted_cores, refine_quads)
+from vision.detect import (_card_shaped, _cards_shaped, _enclosing_quad, _fill_holes,
+                           _fit_on_table, _fit_quad, _join_split_cores, _meeting_corners,
+                           _outline, _shrink, _split_waisted_cores, past_the_edge,
+                           refine_quads)
+from vision.geometry import portrait_order, portrait_orders
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -125,6 +126,52 @@ def test_edges_snap_to_the_picture_each_card_within_its_own_reach():
     assert np.array_equal(short[1], guesses[1])
     tiny = np.array([[(10, 10), (14, 10), (14, 15), (10, 15)]], float)
     assert np.array_equal(refine_quads(gray, tiny, 5.0), tiny)
+
+
+def test_a_stray_point_does_not_tilt_a_fitted_edge():
+    """Each edge's line is fitted to its points with Huber's loss: a pip or a shadow found
+    instead of the card's edge at one sample moves the corners by little, where a plain
+    least-squares fit would tilt the edge by degrees."""
+    corners = np.array([(20.0, 30.0), (80.0, 30.0), (80.0, 120.0), (20.0, 120.0)])
+    ts = np.linspace(0.15, 0.85, 10)
+    ends = np.roll(corners, -1, axis=0)
+    found = corners[:, None, :] + ts[None, :, None] * (ends - corners)[:, None, :]
+    found = (found[..., 0] + 1j * found[..., 1])[None]  # (1, 4, 10)
+    strong = np.ones(found.shape, bool)
+    found[0, 1, 2] += 8.0  # one point of the right edge, 8 px out
+    met = _meeting_corners(found, strong)[0]
+    assert np.abs(met - (corners[:, 0] + 1j * corners[:, 1])).max() < 0.8
+    plain = _meeting_corners(found, strong, rounds=0)[0]
+    assert np.abs(plain - (corners[:, 0] + 1j * corners[:, 1])).max() > 1.5
+    # points not found strong enough count for nothing; parallel lines meet nowhere
+    strong[0, 1, 2] = False
+    assert np.abs(_meeting_corners(found, strong)[0]
+                  - (corners[:, 0] + 1j * corners[:, 1])).max() < 1e-6
+    flat = found.copy()
+    flat[0, 1] = flat[0, 3] + 60  # the right edge drawn along the left one's direction...
+    flat[0, 0] = flat[0, 2] = flat[0, 3]  # ...and so is every edge
+    assert np.isnan(_meeting_corners(flat, strong)[0]).all()
+
+
+def test_quads_are_ordered_and_measured_all_at_once_as_one_at_a_time():
+    rng = np.random.default_rng(3)
+    card = np.array([(0, 0), (63, 0), (63, 88), (0, 88)], float) - (31.5, 44)
+    quads = []
+    for _ in range(200):
+        a = rng.uniform(0, 2 * np.pi)
+        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        quad = card @ turn.T * rng.uniform(0.5, 3) + rng.uniform(0, 500, 2)
+        quads.append((quad + rng.normal(0, 3, (4, 2)))[rng.permutation(4)])
+    quads = np.array(quads)
+    assert np.array_equal(portrait_orders(quads), [portrait_order(q) for q in quads])
+    # portrait order: clockwise on screen, from the upper short edge
+    for quad in portrait_orders(quads[:20]):
+        sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        assert sides[0] + sides[2] <= sides[1] + sides[3]
+        assert quad[0, 1] + quad[1, 1] <= quad[2, 1] + quad[3, 1]
+    shaped = _cards_shaped(quads * [1.0, 2.5], None)  # some stretched past a card's look
+    assert shaped.any() and not shaped.all()
+    assert list(shaped) == [_card_shaped(q, None) for q in quads * [1.0, 2.5]]
 
 
 def test_a_card_seen_from_the_side_is_card_shaped_in_a_plain_photograph():
