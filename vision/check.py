@@ -198,17 +198,17 @@ def _read_past_the_edge(image: np.ndarray, detections, partial: np.ndarray,  # n
     """A card the picture's edge cuts is read again along its outline drawn out past the edge
     (``past_the_edge``); the surer of the two readings stands, and such a card counts as
     partly shown, so it must be read surely to count."""
-    from .detect import past_the_edge
-    from .geometry import portrait_order
+    from .detect import past_the_edge_guesses
+    from .geometry import portrait_orders
 
     height, width = image.shape[:2]
-    drawn = [past_the_edge(quad, width, height) for quad in detections.quads]
-    moved = [i for i, quad in enumerate(drawn)
-             if np.abs(quad - detections.quads[i]).max() >= 1.0]
-    if not moved:
+    drawn = [(i, guess) for i, quad in enumerate(detections.quads)
+             for guess in past_the_edge_guesses(quad, width, height)]
+    if not drawn:
         return
+    moved = [i for i, _ in drawn]
     again = detections[np.array(moved)]
-    again.quads[:] = [portrait_order(drawn[i]) for i in moved]
+    again.quads[:] = portrait_orders(np.array([guess for _, guess in drawn]))
     again.whole[:] = True
     classifier.read(image, again)
     for j, i in enumerate(moved):

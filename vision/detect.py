@@ -678,6 +678,20 @@ def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     missing part filled as the classifier learnt (the edge's pixels drawn out). Any other
     outline is returned as it is. An outline can also stop short of the edge of a card that
     lies whole just inside the picture, so the caller reads both (``vision.check``)."""
+    guesses = _past_the_edge(quad, width, height)
+    return guesses[0] if len(guesses) == 1 else np.asarray(quad, np.float64).reshape(4, 2)
+
+
+def past_the_edge_guesses(quad: np.ndarray, width: int, height: int) -> list[np.ndarray]:
+    """Every card ``quad`` may be the shown part of, where the picture's edge cuts it: as
+    ``past_the_edge``, and also where less of it shows than a card's short side. Then the side
+    opposite the edge may be the card's short side (the card runs on past the edge by most of
+    its length) or its long side (it lies across the edge): both are drawn out, and which one
+    reads surely is the classifier's to say. Empty where the edge does not cut ``quad`` so."""
+    return _past_the_edge(quad, width, height)
+
+
+def _past_the_edge(quad: np.ndarray, width: int, height: int) -> list[np.ndarray]:
     quad = np.asarray(quad, np.float64).reshape(4, 2)
     limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
     near = max(3.0, ON_THE_EDGE * min(width, height))
@@ -693,22 +707,33 @@ def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
 
     cut = [k for k in range(4) if on_edge(quad[k], quad[(k + 1) % 4])]
     if len(cut) != 1:
-        return quad
+        return []
     k = cut[0]
     a, b, c, d = (quad[(k + j) % 4] for j in range(4))  # a-b on the edge, c-d the far end
     end = float(np.linalg.norm(d - c))
     seen = min(float(np.linalg.norm(b - c)), float(np.linalg.norm(a - d)))
     aspect = CARD_MM[1] / CARD_MM[0]
-    if end < 1 or seen < end / aspect * 1.05:
-        return quad  # too little shows to tell the card's long sides from its short ones
-    length = end * aspect
-    out = quad.copy()
-    for at_edge, far, index in ((b, c, (k + 1) % 4), (a, d, k)):
-        side = at_edge - far
-        shown = float(np.linalg.norm(side))
-        if shown < length:
-            out[index] = far + side / shown * length
-    return out
+    if end < 1 or seen < STUB * end:
+        return []  # too little shows to hold a card's index
+    if seen >= end / aspect * 1.05:  # the sides meeting the edge are the card's long sides
+        lengths = [end * aspect]
+    else:  # the far end may be the card's short side or its long side
+        lengths = [end * aspect, end / aspect]
+
+    def drawn_out(length: float) -> np.ndarray:
+        out = quad.copy()
+        for at_edge, far, index in ((b, c, (k + 1) % 4), (a, d, k)):
+            side = at_edge - far
+            shown = float(np.linalg.norm(side))
+            if shown < length:
+                out[index] = far + side / shown * length
+        return out
+
+    return [drawn_out(length) for length in lengths]
+
+
+# a card of which less shows past the edge than this share of its far end is not read
+STUB = 0.25
 
 
 def _inside_frame(quads: np.ndarray, width: int, height: int,

@@ -9,6 +9,7 @@ import numpy as np
 from vision.detect import (_card_shaped, _cards_shaped, _enclosing_quad, _fill_holes,
                            _fit_on_table, _fit_quad, _join_split_cores, _meeting_corners,
                            _outline, _shrink, _split_waisted_cores, past_the_edge,
+                           past_the_edge_guesses,
                            refine_quads)
 from vision.geometry import portrait_order, portrait_orders
 from vision.layout import CARD_MM
@@ -232,3 +233,26 @@ def test_outlines_the_edge_does_not_cut_or_that_show_too_little_stay_as_they_are
     assert np.allclose(past_the_edge(stub, 400, 300), stub)
     corner = np.array([(300, 250), (399, 250), (399, 299), (300, 299)], float)  # two edges cut
     assert np.allclose(past_the_edge(corner, 400, 300), corner)
+
+
+def test_a_card_showing_less_than_its_width_past_the_edge_is_guessed_both_ways():
+    """60 px of a 100 px wide end show above the bottom edge: the card runs on past the edge
+    by most of its length, or it lies across the edge; both outlines are offered."""
+    stub = np.array([(100, 240), (200, 240), (200, 299), (100, 299)], float)
+    guesses = past_the_edge_guesses(stub, 400, 300)
+    assert len(guesses) == 2
+    reaches = sorted(float(g[2:, 1].mean()) - 240 for g in guesses)
+    assert np.allclose(reaches, [100 * 63 / 88, 100 * 88 / 63])
+    for guess in guesses:
+        assert np.allclose(guess[:2], stub[:2])  # the far end stays
+    # a card whose long sides show is guessed one way only, as past_the_edge draws it
+    shown = np.array([(100, 200), (200, 200), (200, 299), (100, 299)], float)
+    (only,) = past_the_edge_guesses(shown, 400, 300)
+    assert np.allclose(only, past_the_edge(shown, 400, 300))
+    # a sliver, a card cut by two edges or by none: nothing to guess
+    sliver = np.array([(100, 285), (200, 285), (200, 299), (100, 299)], float)
+    corner = np.array([(300, 250), (399, 250), (399, 299), (300, 299)], float)
+    inside = np.array([(100, 100), (200, 100), (200, 240), (100, 240)], float)
+    assert past_the_edge_guesses(sliver, 400, 300) == []
+    assert past_the_edge_guesses(corner, 400, 300) == []
+    assert past_the_edge_guesses(inside, 400, 300) == []
