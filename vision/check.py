@@ -195,8 +195,8 @@ def _process(task: ImageTask) -> dict[str, Any]:
 
 def _read_past_the_edge(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN001
                         classifier) -> None:  # noqa: ANN001
-    """A card the picture's edge cuts is read again along its outline drawn out past the edge
-    (``past_the_edge``); the surer of the two readings stands, and such a card counts as
+    """A card the picture's edge cuts is read again along each outline it may have past the
+    edge (``past_the_edge_guesses``); the surest reading stands, and such a card counts as
     partly shown, so it must be read surely to count."""
     from .detect import past_the_edge_guesses
     from .geometry import portrait_orders

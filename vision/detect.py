@@ -241,11 +241,11 @@ class CardDetector:
             return CardDetections()
         # snap to the picture's edges, then settle them with a short second look
         refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
+        shaped = _cards_shaped(refined, calibration)
         if calibration is not None:
             # cards over one another, or a card and a hand, make one region that is not one
             # whole card: a card on top may still show whole (found on the picture itself, so
             # a short look settles its edges)
-            shaped = _cards_shaped(refined, calibration)
             tops = [(i, top_card(gray, _to_picture(contours[i].reshape(-1, 2), scale,
                                                    (x0, y0)), calibration))
                     for i in range(len(refined)) if not (whole[i] and shaped[i])]
@@ -254,9 +254,10 @@ class CardDetector:
                 settled = refine_quads(gray, np.array([corners for _, (corners, _) in tops]), 3.0)
                 for (i, (_, shows)), quad in zip(tops, settled):
                     refined[i], whole[i] = quad, shows
+                shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
         q = portrait_orders(refined).astype(np.float32)
         found = CardDetections(q, np.array(scores, np.float32),
-                               np.array(whole, bool) & _cards_shaped(refined, calibration)
+                               np.array(whole, bool) & shaped
                                & _inside_frame(refined, frame.shape[1], frame.shape[0]),
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
         if calibration is not None:
@@ -342,30 +343,23 @@ def _fill_holes(mask: np.ndarray, most: float = 0.25) -> np.ndarray:
     count, holes = cv2.connectedComponents(inverse, connectivity=4)
     if count <= 2:
         return mask
-    # most pictures have no hole: the parts of the inverse that reach the picture's edge are
-    # table, and the costlier per-part statistics are needed only when some part does not
+    # the parts of the inverse that reach the picture's edge are table; most pictures have no
+    # other part, and then nothing more is worked out
     on_edge = np.zeros(count, bool)
     on_edge[np.concatenate([holes[0], holes[-1], holes[:, 0], holes[:, -1]])] = True
     on_edge[0] = True  # the mask itself
-    if on_edge.all():
-        return mask
-    count, holes, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
-    h, w = mask.shape
-    x, y, bw, bh, area = stats.T
-    on_edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
     enclosed = np.flatnonzero(~on_edge)
-    enclosed = enclosed[enclosed > 0]
+    if len(enclosed) == 0:
+        return mask
     filled = mask.copy()
     _, regions, region_stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
                                                                     connectivity=8)
     for hole in enclosed:
-        hx, hy, hw, hh = x[hole], y[hole], bw[hole], bh[hole]
+        ys, xs = np.nonzero(holes == hole)
         # the region around the hole: the mask pixel just left of its first pixel
-        row = np.flatnonzero(holes[hy] == hole)[0]
-        around = regions[hy, row - 1] if row > 0 else 0
-        if around and area[hole] < most * region_stats[around, cv2.CC_STAT_AREA]:
-            window = holes[hy:hy + hh, hx:hx + hw] == hole
-            filled[hy:hy + hh, hx:hx + hw] |= window
+        around = regions[ys[0], xs[0] - 1] if xs[0] > 0 else 0
+        if around and len(ys) < most * region_stats[around, cv2.CC_STAT_AREA]:
+            filled[ys, xs] = True
     return filled
 
 
@@ -678,7 +672,7 @@ def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     missing part filled as the classifier learnt (the edge's pixels drawn out). Any other
     outline is returned as it is. An outline can also stop short of the edge of a card that
     lies whole just inside the picture, so the caller reads both (``vision.check``)."""
-    guesses = _past_the_edge(quad, width, height)
+    guesses = past_the_edge_guesses(quad, width, height)
     return guesses[0] if len(guesses) == 1 else np.asarray(quad, np.float64).reshape(4, 2)
 
 
@@ -688,10 +682,6 @@ def past_the_edge_guesses(quad: np.ndarray, width: int, height: int) -> list[np.
     opposite the edge may be the card's short side (the card runs on past the edge by most of
     its length) or its long side (it lies across the edge): both are drawn out, and which one
     reads surely is the classifier's to say. Empty where the edge does not cut ``quad`` so."""
-    return _past_the_edge(quad, width, height)
-
-
-def _past_the_edge(quad: np.ndarray, width: int, height: int) -> list[np.ndarray]:
     quad = np.asarray(quad, np.float64).reshape(4, 2)
     limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
     near = max(3.0, ON_THE_EDGE * min(width, height))

@@ -50,4 +50,3 @@ def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SI
         image = small
     return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-

@@ -244,7 +244,8 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
               file=sys.stderr)
     if pool is not None:
         pool.shutdown()
-    iou = evaluate(model, val_p, val_m)
+    if args.epochs < 1:  # the last epoch measured the model as it is exported
+        iou = evaluate(model, val_p, val_m)
     export(model.cpu(), Path(args.out), args, iou)
 
 

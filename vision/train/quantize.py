@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
              else agreement["readings_the_same"])
     write_yaml(out, block)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); agreement with the float model on "
-          f"the validation designs: {block['agreement_with_float_on_val_designs']}",
+          f"the validation designs: {agreement}",
           file=sys.stderr)
     if agree < args.agree:
         print(f"the 8-bit model strays too far from the float one ({agree} < {args.agree})",
