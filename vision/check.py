@@ -4,9 +4,10 @@ they did (``sueca-referee check``).
 Labels files are CSV with a header. Two kinds are read:
 
 - ``image,card,seat,x1,y1,...,x4,y4[,visible]`` (the studio's): detections are matched to the
-  labelled outlines (overlap of at least ``MATCH_IOU``). Rows with ``visible`` under
-  ``HIDDEN_BELOW`` are cards a hand or the picture's edge half hides: the detector is meant to
-  refuse those, so they count neither for nor against it;
+  labelled outlines (overlap of at least ``MATCH_IOU``, the best overlaps paired first). Rows
+  with ``visible`` under ``HIDDEN_BELOW`` are cards a hand or the picture's edge half hides
+  (or the cards under the top one of a pile): the detector is meant to refuse those, so they
+  count neither for nor against it;
 - ``image,card`` (and perhaps ``visible``) only: the cards read in an image are compared with
   its rows as a multiset, position ignored (e.g. close-up photographs of one or a few cards).
   A row with ``visible`` under ``HIDDEN_BELOW`` need not be read, and reading it right is no
@@ -157,6 +158,32 @@ def _quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def match_outlines(labelled: list[np.ndarray | None],
+                   found: list[Any]) -> dict[int, int]:
+    """Which detection (index into ``found``, outlines or None) is which labelled card
+    (index into ``labelled``): the pairs that overlap by at least ``MATCH_IOU``, the best
+    overlap first, each label and each detection used once. Going by the best overlap rather
+    than the labels' order matters in a pile: the cards under the top one overlap it by half
+    or more, and a hidden card listed first must not take the top card's detection."""
+    candidates = []
+    for i, quad in enumerate(labelled):
+        if quad is None:
+            continue
+        for j, other in enumerate(found):
+            if other is None:
+                continue
+            iou = _quad_iou(quad, np.asarray(other, np.float64))
+            if iou >= MATCH_IOU:
+                candidates.append((-iou, i, j))
+    pairs: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, i, j in sorted(candidates):
+        if i not in pairs and j not in taken:
+            pairs[i] = j
+            taken.add(j)
+    return pairs
+
+
 def _process(task: ImageTask) -> dict[str, Any]:
     from .classify import as_crop
     from .table import CalibrationError, from_markers
@@ -272,17 +299,11 @@ def compare(task: ImageTask, result: dict[str, Any], positioned: bool, tally: Ta
 def _compare_positions(task: ImageTask, result: dict[str, Any], tally: Tally,
                        problems: list[str]) -> None:
     detections = result["found"]
-    used: set[int] = set()
-    for label in task.labels:
-        best, best_iou = None, MATCH_IOU
-        for j, det in enumerate(detections):
-            if j in used or det["quad"] is None:
-                continue
-            iou = _quad_iou(label.quad, np.array(det["quad"]))
-            if iou >= best_iou:
-                best, best_iou = j, iou
-        if best is not None:
-            used.add(best)
+    pairs = match_outlines([label.quad for label in task.labels],
+                           [det["quad"] for det in detections])
+    used = set(pairs.values())
+    for n, label in enumerate(task.labels):
+        best = pairs.get(n)
         if not label.counted:
             continue
         tally.cards += 1

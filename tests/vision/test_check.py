@@ -10,12 +10,15 @@ import pytest
 
 from tests.helpers import console_script, run_command
 from vision.check import (
+    MATCH_IOU,
     ImageTask,
     Label,
     SURE,
     LabelsError,
     Tally,
+    _quad_iou,
     compare,
+    match_outlines,
     read_labels,
     report,
 )
@@ -80,6 +83,30 @@ def test_position_matching_counts_right_wrong_missed_and_false():
         assert key in summary
     assert summary["card_accuracy"] == 0.5
     assert summary["detection_precision"] == pytest.approx(2 / 3, abs=1e-4)
+
+
+def test_the_top_card_of_a_pile_gets_its_own_detection_whatever_the_label_order():
+    # a pile of backs: two cards under the top one, each shifted a little and mostly hidden,
+    # are listed first; each overlaps the top card's detection by more than MATCH_IOU
+    top = np.array(QUAD, float)
+    under = [top + [12, 6], top + [-10, 8]]
+    labels = [Label("back", None, q, 0.1) for q in under] + [Label("back", None, top, 0.98)]
+    detection = (top + [1, 0]).tolist()
+    assert all(_quad_iou(q, np.array(detection)) >= MATCH_IOU for q in under)
+    tally = Tally()
+    compare(ImageTask("p", "p.jpg", labels), {"found": [found("back", detection)]}, True,
+            tally)
+    assert (tally.cards, tally.found, tally.right) == (1, 1, 1)
+    assert (tally.detections, tally.true_detections) == (1, 1)
+
+
+def test_outlines_pair_by_best_overlap():
+    a = np.array(QUAD, float)
+    b = a + [30, 0]  # overlaps a by more than half
+    # the detection near b is b's even though a is listed first and overlaps it too
+    assert match_outlines([a, b], [(b + 1).tolist()]) == {1: 0}
+    assert match_outlines([a, b], [(b + 1).tolist(), (a - 1).tolist()]) == {1: 0, 0: 1}
+    assert match_outlines([a, None], [None, (a + [500, 0]).tolist()]) == {}
 
 
 def test_multiset_matching_ignores_position():
