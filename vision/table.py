@@ -79,9 +79,7 @@ class Calibration:
 
     def seats_at_pixels(self, pixels: np.ndarray) -> list[Seat | None]:
         """The seat whose zone holds each picture point (N, 2), or None."""
-        zones = self.layout.zones()
-        return [next((z.seat for z in zones if z.contains(float(x), float(y))), None)
-                for x, y in self.to_table(pixels)]
+        return [self.layout.seat_at(float(x), float(y)) for x, y in self.to_table(pixels)]
 
     def area_outline(self) -> np.ndarray:
         """The play area's corners in the picture (4x2 px)."""
