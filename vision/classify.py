@@ -13,10 +13,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cardclasses import CLASSES, CROP_SIZE, NOT_A_CARD
+from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD
 from .detect import CardDetections
 from .geometry import rectify
 from .models import MODELS, load_session
+
+
+# how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
+# card back for the card to count as seen whole
+BACK_SURE = 0.9
 
 
 class ClassifierError(RuntimeError):
@@ -70,14 +75,20 @@ class CardClassifier:
 
     def read(self, frame: np.ndarray, detections: CardDetections) -> CardDetections:
         """Fill in what each whole card is; cards that are not whole stay unread. A card read as
-        "not a card" keeps ``cards`` None and its confidence is that of "not a card"."""
-        whole = np.flatnonzero(detections.whole)
+        "not a card" keeps ``cards`` None and its confidence is that of "not a card". A card
+        on top of a pile whose sides did not all show (``back_on_top``) is read too, and
+        becomes whole only if it is surely a card back (at least ``BACK_SURE``)."""
+        whole = np.flatnonzero(detections.whole | detections.back_on_top)
         if len(whole) == 0:
             return detections
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         names, confidence = self.classify(crops)
         for i, name, conf in zip(whole, names, confidence):
+            if not detections.whole[i]:
+                if name != BACK or conf < BACK_SURE:
+                    continue  # unread, as any card not seen whole
+                detections.whole[i] = True
             detections.cards[i] = None if name == NOT_A_CARD else name
             detections.confidence[i] = float(conf)
         return detections

@@ -18,7 +18,9 @@ kept but marked ``whole=False``: the classifier does not read it and the referee
 be shown again, rather than guessing. With a calibration the outline must also have a card's
 size on the table, and the card gets the seat whose zone holds its centre; a region that is not
 one whole card there (cards over one another, a card and a hand) is searched for a card lying
-on top of it that shows all four edges (``vision.stacks``).
+on top of it that shows all four edges (``vision.stacks``); one found with a side that does not
+show clearly is marked ``back_on_top`` and counts as whole only if the classifier reads it
+surely as a card back.
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ class CardDetections:
     ``scores`` (N,): how sure the detector is that it is a card; ``whole`` (N,): the card is not
     partly hidden; ``seats``: seat zone of each card (None outside the zones or without a
     calibration); ``cards``: what the classifier read (None until read, or when not whole);
-    ``confidence`` (N,): the classifier's confidence (0 until read)."""
+    ``confidence`` (N,): the classifier's confidence (0 until read); ``back_on_top`` (N,): the
+    card on top of a pile, found but with a side that does not show clearly (a card back's
+    pattern running to its edge looks like the card under it), so not ``whole``; the
+    classifier takes it as whole only if it reads a card back there surely (a back is never
+    a play, so taking one costs nothing; a face is never trusted on sides it cannot see)."""
 
     quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
     scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
@@ -55,12 +61,15 @@ class CardDetections:
     seats: list[Seat | None] = field(default_factory=list)
     cards: list[str | None] = field(default_factory=list)
     confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    back_on_top: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.quads)
+        if self.back_on_top is None:
+            self.back_on_top = np.zeros(n, bool)
         if n and self.quads.shape[1:] != (4, 2):
             raise ValueError(f"quads must be (N, 4, 2), not {self.quads.shape}")
-        for name in ("scores", "whole", "confidence"):
+        for name in ("scores", "whole", "confidence", "back_on_top"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
         for name in ("seats", "cards"):
@@ -75,7 +84,7 @@ class CardDetections:
         index = np.flatnonzero(keep) if keep.dtype == bool else keep
         return CardDetections(self.quads[index], self.scores[index], self.whole[index],
                               [self.seats[i] for i in index], [self.cards[i] for i in index],
-                              self.confidence[index])
+                              self.confidence[index], self.back_on_top[index])
 
     @staticmethod
     def joined(parts: list[CardDetections]) -> CardDetections:
@@ -88,7 +97,8 @@ class CardDetections:
                               np.concatenate([p.whole for p in parts]),
                               [s for p in parts for s in p.seats],
                               [c for p in parts for c in p.cards],
-                              np.concatenate([p.confidence for p in parts]))
+                              np.concatenate([p.confidence for p in parts]),
+                              np.concatenate([p.back_on_top for p in parts]))
 
     @property
     def centres(self) -> np.ndarray:
@@ -242,6 +252,7 @@ class CardDetector:
         # snap to the picture's edges, then settle them with a short second look
         refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
         shaped = _cards_shaped(refined, calibration)
+        on_top = np.zeros(len(refined), bool)
         if calibration is not None:
             # cards over one another, or a card and a hand, make one region that is not one
             # whole card: a card on top may still show whole (found on the picture itself, so
@@ -254,12 +265,14 @@ class CardDetector:
                 settled = refine_quads(gray, np.array([corners for _, (corners, _) in tops]), 3.0)
                 for (i, (_, shows)), quad in zip(tops, settled):
                     refined[i], whole[i] = quad, shows
+                    on_top[i] = not shows
                 shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
         q = portrait_orders(refined).astype(np.float32)
+        inside = _inside_frame(refined, frame.shape[1], frame.shape[0])
         found = CardDetections(q, np.array(scores, np.float32),
-                               np.array(whole, bool) & shaped
-                               & _inside_frame(refined, frame.shape[1], frame.shape[0]),
-                               [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32))
+                               np.array(whole, bool) & shaped & inside,
+                               [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32),
+                               on_top & shaped & inside)
         if calibration is not None:
             found.seats = calibration.seats_at_pixels(q.mean(axis=1))
             if seats is not None:

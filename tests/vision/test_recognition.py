@@ -146,6 +146,56 @@ def test_the_top_card_of_a_stack_is_found_whole_on_a_calibrated_table(detector, 
     assert found == 3
 
 
+def test_a_pile_of_backs_gives_one_back_and_never_a_face(detector, classifier):
+    """Face-down cards pushed over one another: the procedural backs carry their pattern to
+    the edge, so the top card's sides do not all show and the detector cannot call it whole
+    (``back_on_top``); the classifier takes it as whole only because it reads a back there
+    surely."""
+    a = LAYOUT.area_mm
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        cam = Camera.looking_at(LAYOUT.centre, 15, 700, 0, 1280, 720, focal_px=1000).framing(
+            np.array([(-10, -10), (a + 10, -10), (a + 10, a + 10), (-10, a + 10)]), 0.92)
+        faces = TinyFaces(seed)
+        pile = [CardOnTable("back", faces.face("back"), (250 + dx, 250 + dy), angle)
+                for dx, dy, angle in ((0, 0, 10.0), (9, -6, 60.0), (-5, 7, 115.0 + 20 * seed))]
+        picture, _ = render(Stage(cam, LAYOUT, "green felt", True, Look(), seed), Scene(pile),
+                            rng)
+        found = detector.detect(picture, from_markers(picture))
+        assert not found.whole.any() and found.back_on_top.sum() == 1
+        classifier.read(picture, found)
+        assert list(found.whole) == [True] and found.cards == ["back"]
+        assert found.confidence[0] >= 0.9
+
+
+def test_a_pile_top_read_as_a_face_or_unsurely_stays_unread(classifier, monkeypatch):
+    picture, _ = table_with_four_cards(1)
+    quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
+
+    def pile_top() -> CardDetections:
+        return CardDetections(quad, np.ones(1, np.float32), np.zeros(1, bool), [None],
+                              [None], np.zeros(1, np.float32), np.ones(1, bool))
+
+    for name, confidence, taken in (("back", 0.95, True), ("back", 0.6, False),
+                                    ("KS", 0.99, False), ("none", 0.99, False)):
+        monkeypatch.setattr(classifier, "classify",
+                            lambda crops, n=name, c=confidence: ([n], np.array([c])))
+        found = classifier.read(picture, pile_top())
+        assert bool(found.whole[0]) == taken
+        assert found.cards == (["back"] if taken else [None])
+        assert found.confidence[0] == (confidence if taken else 0.0)
+
+
+def test_detections_keep_the_pile_top_mark_when_cut_or_joined():
+    quads = np.zeros((2, 4, 2), np.float32)
+    found = CardDetections(quads, np.ones(2, np.float32), np.zeros(2, bool), [None] * 2,
+                           [None] * 2, np.zeros(2, np.float32), np.array([False, True]))
+    assert list(found[np.array([1])].back_on_top) == [True]
+    assert list(CardDetections.joined([found, found]).back_on_top) == [False, True] * 2
+    assert list(CardDetections(quads, np.ones(2, np.float32), np.ones(2, bool), [None] * 2,
+                               [None] * 2, np.zeros(2, np.float32)).back_on_top) == [False] * 2
+
+
 def test_the_shipped_detector_finds_what_its_float_weights_find(detector):
     """models/detector.onnx is models/detector-float.onnx run in 8 bits: on a calibrated table
     and on the whole picture it must find the same cards, within a pixel or two."""
