@@ -85,7 +85,7 @@ class CardClassifier:
                           for i in whole])
         names, confidence = self.classify(crops)
         for i, name, conf in zip(whole, names, confidence):
-            if not detections.whole[i]:
+            if detections.back_on_top[i]:  # the mark, not ``whole``: read again, still so
                 if name != BACK or conf < BACK_SURE:
                     continue  # unread, as any card not seen whole
                 detections.whole[i] = True
