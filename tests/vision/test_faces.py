@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from referee import Card
+from referee.cards import FULL_DECK
 from vision.studio.faces import (
     BACK,
     FACE_WIDTH,
@@ -17,6 +18,7 @@ from vision.studio.faces import (
     designs_in,
     licence_of,
     load_catalogue,
+    render_design,
 )
 
 
@@ -51,6 +53,40 @@ def test_unknown_split():
 def test_element_ids(ids, card, element):
     design = Design("x", "pkg", "x.svgz", ids)
     assert design.element_id(Card.parse(card) if card != BACK else BACK) == element
+
+
+@pytest.mark.parametrize("ids, card, name", [
+    # racket-common: ace low, suits in the order C D H S (card-0-0 is the ace of clubs)
+    ("racket", "AC", "card-0-0@2x.png"), ("racket", "10C", "card-9-0@2x.png"),
+    ("racket", "JD", "card-10-1@2x.png"), ("racket", "KS", "card-12-3@2x.png"),
+    ("racket", BACK, "card-back@2x.png"),
+    # pokerth-data: ace high, suits in the order D H S C (0.png is the two of diamonds)
+    ("pokerth", "2D", "0.png"), ("pokerth", "JD", "9.png"), ("pokerth", "AH", "25.png"),
+    ("pokerth", "AS", "38.png"), ("pokerth", "AC", "51.png"), ("pokerth", BACK, "flipside.png"),
+])
+def test_bitmap_file_names(ids, card, name):
+    design = Design("x", "pkg", "folder", ids)
+    assert design.bitmap
+    assert design.bitmap_file(Card.parse(card) if card != BACK else BACK) == name
+
+
+def test_a_bitmap_design_is_read_trimmed_and_scaled(tmp_path):
+    import cv2
+
+    folder = tmp_path / "usr" / "cards"
+    folder.mkdir(parents=True)
+    design = Design("deck", "pkg", "usr/cards", "pokerth")
+    for n, card in enumerate([*FULL_DECK, BACK]):
+        image = np.zeros((80, 56, 4), np.uint8)  # a 48x76 card in a transparent margin
+        image[2:78, 4:52] = (n, 255 - n, 128, 255)
+        cv2.imwrite(str(folder / design.bitmap_file(card)), image)
+    assert render_design(design, tmp_path, "", tmp_path / "out") is None
+    ace = cv2.imread(str(tmp_path / "out" / "AS.png"), cv2.IMREAD_UNCHANGED)
+    assert ace.shape == (round(FACE_WIDTH * 76 / 48), FACE_WIDTH, 4)
+    assert ace[:, :, 3].min() == 255  # the margin was trimmed away
+    (folder / design.bitmap_file(Card.parse("QH"))).unlink()
+    problem = render_design(design, tmp_path, "", tmp_path / "out2")
+    assert problem is not None and "QH" in problem and not (tmp_path / "out2").exists()
 
 
 def test_licence_is_the_last_matching_copyright_stanza(tmp_path):

@@ -2,9 +2,10 @@
 
 Building it (``sueca-referee studio faces``):
 
-1. fetch the two Debian card packages and ``librsvg2-bin`` with ``apt-get download`` and unpack
+1. fetch the Debian card packages and ``librsvg2-bin`` with ``apt-get download`` and unpack
    them with ``dpkg -x`` into the cache (nothing is installed on the system);
-2. render each card's SVG element with ``rsvg-convert --export-id``;
+2. render each card's SVG element with ``rsvg-convert --export-id``; the few designs that come
+   as one bitmap a card (PNG, ``ids: racket`` or ``pokerth``) are read as they are;
 3. trim each render to its opaque pixels. rsvg sizes an exported element by a bounding box that
    is sometimes too big (the card sits in a corner of an empty canvas) and sometimes too small
    (the card is cut off). Trimming fixes the first; the second is caught by comparing each
@@ -44,6 +45,22 @@ _SUIT_WORDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart
                Suit.SPADES: "spade"}
 
 
+def _pokerth_number(card: Card) -> int:
+    return "DHSC".index(card.suit.symbol) * 13 + _RANKS_ACE_HIGH.index(card.rank.symbol)
+
+
+# bitmap decks number their files: the rank's and the suit's place in the deck's own order
+_RANKS_ACE_LOW = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+_RANKS_ACE_HIGH = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+BITMAP_SCHEMES = {
+    # racket-common's games/cards: card-<rank>-<suit>@2x.png, ace low, suits C D H S
+    "racket": (lambda c: f"card-{_RANKS_ACE_LOW.index(c.rank.symbol)}-"
+                         f"{'CDHS'.index(c.suit.symbol)}@2x.png", "card-back@2x.png"),
+    # pokerth-data's decks: <suit * 13 + rank>.png, ace high, suits D H S C
+    "pokerth": (lambda c: f"{_pokerth_number(c)}.png", "flipside.png"),
+}
+
+
 class StudioError(RuntimeError):
     """Something the studio needs is missing or broken; the message says what to do."""
 
@@ -53,7 +70,8 @@ class Design:
     name: str
     package: str  # Debian package name
     path: str  # path of the SVG inside the unpacked package
-    ids: str  # element-id scheme: "aisleriot" (club_1) or "kde" (1_club)
+    ids: str  # element-id scheme: "aisleriot" (club_1) or "kde" (1_club); or a bitmap
+    # scheme of BITMAP_SCHEMES, when ``path`` is a folder of one PNG a card
     family: str = ""
     split: str = ""
     skip: str = ""  # why the design is not used, if it is not
@@ -66,6 +84,18 @@ class Design:
         rank = _RANK_WORDS.get(card.rank, card.rank.symbol)
         suit = _SUIT_WORDS[card.suit]
         return f"{suit}_{rank}" if self.ids == "aisleriot" else f"{rank}_{suit}"
+
+    @property
+    def bitmap(self) -> bool:
+        return self.ids in BITMAP_SCHEMES
+
+    def bitmap_file(self, card: Card | str) -> str:
+        """The file name of ``card`` in a bitmap design's folder."""
+        name_of, back = BITMAP_SCHEMES[self.ids]
+        if card == BACK:
+            return back
+        assert isinstance(card, Card)
+        return name_of(card)
 
 
 def load_catalogue(path: Path = CATALOGUE) -> list[Design]:
@@ -159,16 +189,20 @@ def licence_of(design: Design, pkgroot: Path) -> str:
     copyright_file = pkgroot / "usr" / "share" / "doc" / design.package / "copyright"
     if not copyright_file.exists():
         return "unknown"
-    source_path = ("cards/" + Path(design.path).name.replace(".svgz", ".svg")
-                   if design.ids == "aisleriot"
-                   else "carddecks/" + Path(design.path).parent.name + "/"
-                   + Path(design.path).name)
+    if design.bitmap:  # a card's file as the package's source tree names it
+        source_path = ("data/gfx/cards/" + Path(design.path).name + "/"
+                       + design.bitmap_file(Card.parse("2C")))
+    elif design.ids == "aisleriot":
+        source_path = "cards/" + Path(design.path).name.replace(".svgz", ".svg")
+    else:
+        source_path = ("carddecks/" + Path(design.path).parent.name + "/"
+                       + Path(design.path).name)
     licence = "unknown"
     patterns: list[str] = []
     for line in copyright_file.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("Files:"):
             patterns = line.split(":", 1)[1].split()
-        elif line.startswith("License:") and patterns:
+        elif line.startswith(("License:", "Licence:")) and patterns:
             if any(fnmatch.fnmatch(source_path, p) for p in patterns):
                 licence = line.split(":", 1)[1].strip()
             patterns = []
@@ -216,6 +250,21 @@ def check_faces(cards: list[Card | str], faces: list[np.ndarray]) -> tuple[str |
     return None, height
 
 
+def _read_bitmap(path: Path) -> np.ndarray | None:
+    """A bitmap card as RGBA, trimmed to its opaque pixels, or None if it is not there."""
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3:
+        return None
+    if image.shape[2] == 3:
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    ys, xs = np.nonzero(image[:, :, 3] > 24)
+    if len(xs) == 0:
+        return None
+    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
 def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
                   workers: int = 2) -> str | None:
     """Render all 52 faces and the back of ``design`` into ``out_dir``.
@@ -227,16 +276,27 @@ def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
     svg = pkgroot / design.path
     if not svg.exists():
         return f"{design.path} is not in the package"
+    cards: list[Card | str] = [*FULL_DECK, BACK]
+    if design.bitmap:
+        faces = [_read_bitmap(svg / design.bitmap_file(c)) for c in cards]
+        return _write_faces(cards, faces, out_dir, cv2.INTER_CUBIC)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         probe = _render(rsvg, svg, design.element_id(Card.parse("AS")), 1.0, tmp)
         if probe is None:
             return "the ace of spades does not render"
         zoom = 1.15 * FACE_WIDTH / probe.shape[1]
-        cards: list[Card | str] = [*FULL_DECK, BACK]
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
             faces = list(pool.map(
                 lambda c: _render(rsvg, svg, design.element_id(c), zoom, tmp), cards))
+    return _write_faces(cards, faces, out_dir, cv2.INTER_AREA)
+
+
+def _write_faces(cards: list[Card | str], faces: list[np.ndarray | None], out_dir: Path,
+                 interpolation: int) -> str | None:
+    """Check a design's faces and write them at ``FACE_WIDTH``; None, or why they are unusable."""
+    import cv2
+
     missing = [str(c) for c, f in zip(cards, faces) if f is None]
     if missing:
         return f"no {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}"
@@ -245,7 +305,7 @@ def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
         return problem
     out_dir.mkdir(parents=True, exist_ok=True)
     for card, face in zip(cards, faces):
-        scaled = cv2.resize(face, (FACE_WIDTH, height), interpolation=cv2.INTER_AREA)
+        scaled = cv2.resize(face, (FACE_WIDTH, height), interpolation=interpolation)
         cv2.imwrite(str(out_dir / f"{card}.png"), scaled)
     return None
 
@@ -262,7 +322,7 @@ def build_faces(split: str = "all", force: bool = False, workers: int | None = N
         return faces
     packages = sorted({d.package for d in todo} | {RSVG_PACKAGE})
     pkgroot = fetch_packages(packages, root, log)
-    rsvg = find_rsvg(pkgroot)
+    rsvg = find_rsvg(pkgroot) if any(not d.bitmap for d in todo) else ""
     workers = workers or os.cpu_count() or 2
     for n, design in enumerate(todo, start=1):
         target = faces / design.name
