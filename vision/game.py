@@ -3,6 +3,10 @@
 Phases of a deal:
 
     WAIT_TRUMP --(a card lands in the dealer's zone)--> TRUMP_SHOWN (trump announced)
+    WAIT_TRUMP --(a card lands in another zone: play began before the trump was read)-->
+               TRUMP_MISSED: the deal is not refereed (no trick can be judged without the
+               trump, and the dealer's next card is a play, not the trump); after ten sweeps
+               of the table the deal ends with no verdict
     TRUMP_SHOWN --(that zone clears, or another seat plays)--> PLAYING
     PLAYING --(a card lands)--> the play goes to the referee; after the fourth card of a trick
                --> SWEEP
@@ -27,13 +31,14 @@ from typing import Any, ClassVar
 
 from referee.cards import Card, CardError
 from referee.config import RulesConfig
-from referee.engine import Referee, RefereeStateError
+from referee.engine import ROUNDS, Referee, RefereeStateError
 from referee.events import (
     Announcement,
     CardPlayed,
     CardUnclear,
     GameIncomplete,
     GameOver,
+    Outcome,
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
@@ -50,6 +55,7 @@ class Phase(enum.Enum):
     PLAYING = "playing"
     SWEEP = "trick complete"
     DEAL_OVER = "deal over"
+    TRUMP_MISSED = "trump not read"
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,19 @@ class ShowAgain(Announcement):
     @property
     def message(self) -> str:
         return f"Card unclear in seat {self.seat.number}: please show it again"
+
+
+@dataclass(frozen=True)
+class TrumpNotRead(Announcement):
+    """Play began before the trump card was read: the deal cannot be refereed."""
+
+    kind: ClassVar[str] = "trump_unclear"
+    dealer: Seat
+
+    @property
+    def message(self) -> str:
+        return (f"The trump was not read before play began (dealer: seat {self.dealer.number}): "
+                "this deal cannot be refereed; give the trump with --trump")
 
 
 @dataclass(frozen=True)
@@ -104,6 +123,8 @@ class TableReferee:
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
         # leads after a dropped trick that came down with every other zone empty
         self._alone: set[CardLanded] = set()
+        # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
+        self._sweeps, self._table_busy = 0, False
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -140,6 +161,8 @@ class TableReferee:
                     out.append(ShowAgain(event.seat))
         if self.phase is Phase.SWEEP and not holding:
             self.phase = Phase.PLAYING
+        if self.phase is Phase.TRUMP_MISSED:
+            out += self._count_sweeps(bool(holding or unread))
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
         return [Said(frame, time_s, a) for a in out]
@@ -151,9 +174,14 @@ class TableReferee:
             return []  # "back": a face-down card is no play
         if self.phase is Phase.DEAL_OVER:
             return []
+        if self.phase is Phase.TRUMP_MISSED:
+            return []
         if self.phase is Phase.WAIT_TRUMP:
             if event.seat != self.order.dealer:
-                return []  # nothing is played before the trump is shown
+                # play has begun, so the trump was shown unread (or not at all); the dealer's
+                # next card would be a play, and no trick can be judged without the trump
+                self.phase = Phase.TRUMP_MISSED
+                return [TrumpNotRead(self.order.dealer)]
             said = self.referee.feed(TrumpRevealed(card, event.confidence, event.looks >= 2))
             if any(isinstance(a, TrumpDeclared) for a in said):
                 self.phase = Phase.TRUMP_SHOWN
@@ -263,6 +291,22 @@ class TableReferee:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
         return said
+
+    def _count_sweeps(self, busy: bool) -> list[Announcement]:
+        """In a deal whose trump was not read: a table that had cards and has none now was
+        swept; after the deal's last round the deal ends, with no verdict."""
+        if busy:
+            self._table_busy = True
+            return []
+        if not self._table_busy:
+            return []
+        self._table_busy = False
+        self._sweeps += 1
+        if self._sweeps < ROUNDS:
+            return []
+        self.phase = Phase.DEAL_OVER
+        return [GameIncomplete((0, 0), Outcome.from_score((0, 0)), None,
+                               tuple(range(1, ROUNDS + 1)))]
 
     def _cleared(self, event: ZoneCleared) -> None:
         if self.phase is Phase.TRUMP_SHOWN and event.seat == self.order.dealer:

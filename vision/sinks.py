@@ -73,7 +73,9 @@ _PHRASES = {
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
-           "out_of_turn": "O jogador {seat} jogou fora de vez"},
+           "out_of_turn": "O jogador {seat} jogou fora de vez",
+           "trump_unclear": "O trunfo não foi lido antes de começar o jogo: esta mão não pode "
+                            "ser arbitrada"},
 }
 
 
@@ -174,7 +176,8 @@ class Overlay:
             _label(image, text, (int(x), int(y) - 4), 0.6 * scale, colour)
         for item in said:
             a = item.announcement
-            if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in ("card_unclear", "out_of_turn"):
+            if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in ("card_unclear", "out_of_turn",
+                                                                  "trump_unclear"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)

@@ -90,6 +90,9 @@ class ZoneTracker:
         self.absent = 0
         self.unclear = 0
         self.said_unclear = False
+        # the zone has been seen empty for ``land_frames`` frames since its card was last read
+        # surely: the card may have been swept (a sweep can be shorter than ``clear_frames``)
+        self.emptied = False
 
     def _replaced(self) -> bool:
         last = list(self.recent)[-self.land_frames:]
@@ -101,6 +104,8 @@ class ZoneTracker:
             return False  # still moving
         if any(s.card == self.holds and s.confidence >= self.min_confidence for s in last):
             return False  # the same card, nudged
+        if self.emptied and not any(s.card == self.holds for s in last):
+            return True  # the zone was empty, and what lies there now never reads as its card
         return float(np.hypot(*(centres.mean(axis=0) - self.held_at))) > self.replaced_px
 
     @property
@@ -113,11 +118,14 @@ class ZoneTracker:
         events: list[TrackEvent] = []
         if seen is None:
             self.absent += 1
+            if self.holds is not None and self.absent >= self.land_frames:
+                self.emptied = True
             self.unclear = 0
             self.said_unclear = False
             if self.holds is not None and self.absent >= self.clear_frames:
                 events.append(ZoneCleared(self.seat, self.holds, frame))
                 self.holds = self.held_at = None
+                self.emptied = False
             return events
         self.absent = 0
         if self.holds is not None and self._replaced():
@@ -126,9 +134,11 @@ class ZoneTracker:
             # faster than clear_frames), even if the new card cannot be read yet
             events.append(ZoneCleared(self.seat, self.holds, frame))
             self.holds = self.held_at = None
+            self.emptied = False
         if seen.card is not None and seen.card == self.holds \
                 and seen.confidence >= self.min_confidence:
             self.held_at = seen.centre  # the held card, perhaps nudged: follow it
+            self.emptied = False
             if seen.fresh:
                 self.looks.append(seen.confidence)
                 if len(self.looks) == 2:
@@ -147,7 +157,7 @@ class ZoneTracker:
                     and seen.card == card:
                 if self.holds is not None:
                     events.append(ZoneCleared(self.seat, self.holds, frame))
-                self.holds = card
+                self.holds, self.emptied = card, False
                 self.held_at = tuple(np.mean(centres, axis=0)) if len(agreeing) > 1 \
                     else agreeing[0].centre
                 self.unclear = 0

@@ -129,6 +129,21 @@ def test_out_of_turn_play_is_turned_away_and_then_played_properly():
     assert [a.kind for a in said] == ["trump", "out_of_turn", "trick_missed"]
 
 
+def test_play_begun_before_the_trump_was_read_leaves_the_deal_unrefereed_and_nobody_judged():
+    suits = "CDHS"
+    tricks = [[(seat, f"{rank}{suits[seat - 1]}") for seat in (1, 2, 3, 4)]
+              for rank in ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")]
+    script = play_script(2, "7D", tricks)
+    # the dealer's trump card is read only unsurely, then taken back: play begins unread
+    script[3:11] = [{2: ("7D", 0.7, True)}] * 8
+    table, said = referee_over(script)
+    # the dealer's first play is not taken for the trump, nobody is called out of turn, and
+    # after the tenth sweep the deal ends with no verdict and the next one begins
+    assert [a.kind for a in said] == ["trump_unclear", "game_incomplete"], [a.kind for a in said]
+    assert said[0].dealer == Seat(2) and said[1].missed == tuple(range(1, 11))
+    assert table.deal == 2 and table.phase is Phase.WAIT_TRUMP
+
+
 def test_given_trump_skips_waiting_and_unclear_cards_are_asked_again():
     script = [{1: ("AH", 0.99, True)}] * 8 + [{1: ("AH", 0.99, True), 2: ("2D", 0.5, True)}] * 30
     _, said = referee_over(script, trump=Card.parse("7D"))
@@ -195,6 +210,25 @@ def test_a_new_card_put_where_another_lay_clears_it_before_clear_frames():
     events = run(script)
     assert [(type(e).__name__, getattr(e, "card", None)) for _, e in events] == [
         ("CardLanded", "AH"), ("ZoneCleared", "AH")]
+
+
+def test_a_card_put_where_a_swept_one_lay_clears_it_and_is_unread_until_read_surely():
+    # a quick sweep (the zone empty for fewer than clear_frames) and the next card put down
+    # almost where the last one lay, read unsurely: the old card is gone, the new one unread
+    script = [{1: ("AH", 0.99, True)}] * 6 + [{}] * 4 + [{1: ("KC", 0.8, True, (0, 5))}] * 5
+    tracker = Tracker()
+    events = [e for n, cards in enumerate(script) for e in tracker.update(frame_of(cards), n)]
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in events] == [
+        ("CardLanded", "AH"), ("ZoneCleared", "AH")]
+    assert tracker.unread() == {Seat(1)} and tracker.holding() == {}
+
+
+def test_a_held_card_missed_for_a_few_frames_and_read_unsurely_as_itself_stays_held():
+    script = [{1: ("AH", 0.99, True)}] * 6 + [{}] * 4 + [{1: ("AH", 0.8, True, (0, 5))}] * 5
+    tracker = Tracker()
+    events = [e for n, cards in enumerate(script) for e in tracker.update(frame_of(cards), n)]
+    assert [type(e).__name__ for e in events] == ["CardLanded"]
+    assert tracker.holding() == {Seat(1): "AH"} and tracker.unread() == frozenset()
 
 
 def test_a_nudged_card_read_as_itself_stays_held():
