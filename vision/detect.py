@@ -111,6 +111,10 @@ SLANT = 0.9  # a free quadrilateral replaces the enclosing rectangle when this m
 # the longest a card may look in a picture without a calibration, long side over short: a
 # card of the standard proportions seen 60 degrees off straight down
 MOST_SLANTED = 2.8
+# the table looked at around the zones asked for (``CardDetector.detect``): usually, and when a
+# zone read empty does not look it (``vision.motion``), so the network has more around the card
+ZONE_CONTEXT_MM = 40.0
+WIDE_CONTEXT_MM = 100.0
 # how close a whole card's sides on a calibrated table must be to a card's, as a share of them
 CARD_SIZE_TOLERANCE = 0.22
 
@@ -177,12 +181,15 @@ class CardDetector:
     # -- finding cards ---------------------------------------------------------------------
 
     def detect(self, frame: np.ndarray, calibration=None,  # noqa: ANN001
-               seats: Collection[Seat] | None = None) -> CardDetections:
+               seats: Collection[Seat] | None = None,
+               context_mm: float = ZONE_CONTEXT_MM) -> CardDetections:
         """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
         gets its seat, and outlines without a card's size on the table are dropped. ``seats``
         (with a calibration): look only at these seats' zones and return only their cards, at
         the scale the whole table would be seen at, so a card reads the same either way; it
-        costs about the share of the table those zones cover."""
+        costs about the share of the table those zones cover. ``context_mm``: how much of the
+        table around those zones is looked at too (more: surer to find a card near a zone's
+        edge, which the network finds by its surroundings; slower)."""
         x0, y0, view, long_side = 0, 0, frame, None
         seats = None if calibration is None else seats
         if calibration is not None:  # look only at the table, with more pixels for each card
@@ -191,7 +198,7 @@ class CardDetector:
             long_side = self.table_long_side
             if seats is not None:
                 whole_table = max(x1 - x0, y1 - y0)
-                x0, y0, x1, y1 = table_box(calibration, width, height, seats)
+                x0, y0, x1, y1 = table_box(calibration, width, height, seats, context_mm)
                 long_side = self.table_long_side * max(x1 - x0, y1 - y0) / whole_table
             view = frame[y0:y1, x0:x1]
         card, core, scale = self.probabilities(view, long_side)
@@ -326,7 +333,7 @@ def _model_input(model: Path) -> dict[str, int]:
 
 def table_box(calibration, width: int, height: int,  # noqa: ANN001
               seats: Collection[Seat] | None = None,
-              margin_mm: float = 40.0) -> tuple[int, int, int, int]:
+              margin_mm: float = ZONE_CONTEXT_MM) -> tuple[int, int, int, int]:
     """The part of the picture (x0, y0, x1, y1) that shows the play area (or only the zones of
     ``seats``) and ``margin_mm`` around it, so that a card on the edge is seen whole."""
     m = margin_mm

@@ -15,6 +15,12 @@ frame as a whole it decides:
   read under the tracker's ``min_confidence``, or seen only in part) is also read afresh, on
   each of the next ``rechecks`` frames or until it is read surely: the first still frame of a
   card just put down can be blurred by its last movement, and later frames show it better.
+  A still zone read as holding no card though its own pixels are not those of the empty table
+  where no card found lies (the detector missed a card) is looked at again in the same way,
+  with more of the table around it (``Plan.wide``): the detector's look at one zone's part of
+  the picture gives the same answer frame after frame on a still picture, and a card near the
+  edge of that part can lack the context the network finds it by. Until then it counts as
+  unread (``missed_zones``).
   A zone read surely is read once more ``confirm_after`` frames later, if it has not changed
   meanwhile: the referee accuses nobody on one look, however sure, and this second look is
   what lets it prove a revoke (with the tracker's defaults it falls on the frame the card
@@ -53,6 +59,8 @@ class Plan:
     action: Action
     seats: frozenset[Seat]  # the zones the tracker hears about this frame
     read: frozenset[Seat] = frozenset()  # on READ: the zones to read afresh (others keep theirs)
+    # on READ: those of them to look at with more of the table around them than usual
+    wide: frozenset[Seat] = frozenset()
 
 
 class ChangeGate:
@@ -79,6 +87,9 @@ class ChangeGate:
         # zones whose last reading was unsure, and how many fresh looks each has left
         self.looks_left: dict[Seat, int] = {}
         self.rechecking: frozenset[Seat] = frozenset()  # those being looked at again now
+        # zones last read as holding no card though they do not look empty
+        self.missed: set[Seat] = set()
+        self.widening: frozenset[Seat] = frozenset()  # those being looked at more widely now
         # zones read surely, and in how many frames they get their second look
         self.confirm_after = confirm_after
         self.confirm_in: dict[Seat, int] = {}
@@ -95,6 +106,9 @@ class ChangeGate:
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
         # each zone's thumbnail pixels when the whole table was first read with no card on it
         self.empty_look: dict[Seat, np.ndarray] = {}
+        self.empty_thumb: np.ndarray | None = None  # that whole thumbnail
+        # per zone: its pixels without the margin (what a card the detector missed would change)
+        self.inner: dict[Seat, tuple[np.ndarray, int]] = {}
         self.waited = 0
         self.reads = 0
 
@@ -120,14 +134,15 @@ class ChangeGate:
         x0, y0 = x0 - x0 % s, y0 - y0 % s
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
         thumb_shape = self.thumb(np.zeros((y1 - y0, x1 - x0), np.uint8)).shape
-        self.masks, self.empty_look = {}, {}
+        self.masks, self.inner, self.empty_look, self.empty_thumb = {}, {}, {}, None
         for zone in calibration.layout.zones():
-            corners = [(zone.x0 - m, zone.y0 - m), (zone.x1 + m, zone.y0 - m),
-                       (zone.x1 + m, zone.y1 + m), (zone.x0 - m, zone.y1 + m)]
-            mask = np.zeros(thumb_shape, np.uint8)
-            cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(np.array(corners, float)))],
-                         1)
-            self.masks[zone.seat] = self._region(mask)
+            for d, masks in ((m, self.masks), (0.0, self.inner)):
+                corners = [(zone.x0 - d, zone.y0 - d), (zone.x1 + d, zone.y0 - d),
+                           (zone.x1 + d, zone.y1 + d), (zone.x0 - d, zone.y1 + d)]
+                mask = np.zeros(thumb_shape, np.uint8)
+                cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(
+                    np.array(corners, float)))], 1)
+                masks[zone.seat] = self._region(mask)
 
     def _on_thumb(self, points: np.ndarray) -> np.ndarray:
         """Picture points as the thumbnail's pixels."""
@@ -194,18 +209,20 @@ class ChangeGate:
                 self.looks_left[seat] -= 1
             return self._read(thumb, frozenset(settled | again | due),
                               frozenset(SEATS) - silent, rechecking=frozenset(again - settled),
-                              confirming=frozenset(due - settled - again))
+                              confirming=frozenset(due - settled - again),
+                              wide=frozenset((again - settled) & self.missed))
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray, seats: frozenset[Seat] = frozenset(SEATS),
               heard: frozenset[Seat] = frozenset(SEATS),
               rechecking: frozenset[Seat] = frozenset(),
-              confirming: frozenset[Seat] = frozenset()) -> Plan:
+              confirming: frozenset[Seat] = frozenset(),
+              wide: frozenset[Seat] = frozenset()) -> Plan:
         """Read the zones of ``seats`` afresh; the others keep their last reading (and their
         last-read picture, so a change there is still seen as one). ``rechecking``: the zones
         read again only because their last reading was unsure; ``confirming``: only for a
-        second look at a sure one."""
-        self.rechecking, self.confirming = rechecking, confirming
+        second look at a sure one; ``wide``: those to look at with more of the table around."""
+        self.rechecking, self.confirming, self.widening = rechecking, confirming, wide
         if self.last_read is None or len(seats) == len(SEATS):
             self.last_read = thumb
         else:
@@ -215,7 +232,7 @@ class ChangeGate:
                 self.last_read.ravel()[pixels] = thumb.ravel()[pixels]
         self.waited = 0
         self.reads += 1
-        return Plan(Action.READ, heard | seats, seats)
+        return Plan(Action.READ, heard | seats, seats, wide)
 
     def empty_zones(self) -> frozenset[Seat]:
         """The zones that, on the frame just planned, look as they did when the whole table
@@ -229,16 +246,43 @@ class ChangeGate:
                          if np.count_nonzero(np.abs(now.take(self.masks[seat][0]) - look)
                                              > self.pixel_change) < self.masks[seat][1])
 
+    def _unexplained(self, detections: CardDetections, seats: Collection[Seat]) -> set[Seat]:
+        """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty
+        table's where no card found (in any zone) lies: something is there that was not found.
+        None before the table has been seen empty."""
+        if self.previous is None or self.empty_thumb is None:
+            return set()
+        differs = np.abs(self.previous - self.empty_thumb) > self.pixel_change
+        if len(detections):
+            covered = np.zeros(differs.shape, np.uint8)
+            cv2.fillPoly(covered, [self._on_thumb(q) for q in detections.quads], 1)
+            differs &= cv2.dilate(covered, np.ones((3, 3), np.uint8)) == 0
+        return {seat for seat in seats if self._count(differs, self.inner[seat])}
+
+    def missed_zones(self) -> frozenset[Seat]:
+        """The zones last read as holding no card though their pixels are not the empty
+        table's: a card may lie there that the detector has not found (yet)."""
+        return frozenset(self.missed)
+
     def remember(self, detections: CardDetections, seats: Collection[Seat]) -> CardDetections:
         """The reading of the zones of ``seats`` taken on a ``READ`` frame; the other zones keep
         theirs. Returns the whole reading, which stands for the frames after it."""
         kept = self.detections[np.array([s not in seats for s in self.detections.seats], bool)]
+        unexplained = self._unexplained(CardDetections.joined([kept, detections]), seats)
         for seat in seats:  # a zone read surely (or empty) needs no second look
             unsure = [not whole or (card is not None and confidence < self.sure)
                       for s, whole, card, confidence in zip(detections.seats, detections.whole,
                                                             detections.cards,
                                                             detections.confidence)
                       if s == seat]
+            if not unsure and seat in unexplained and seat not in self.widening:
+                unsure = [True]  # nothing found where the pixels say something lies
+                self.missed.add(seat)
+            else:
+                # found, or nothing there; or nothing found even with more of the table
+                # around, so what lies there is not a card (say a hand at rest): it is looked
+                # for again once it changes
+                self.missed.discard(seat)
             if not any(unsure):
                 self.looks_left.pop(seat, None)
                 has_card = any(card is not None for s, card in zip(detections.seats,
@@ -255,6 +299,7 @@ class ChangeGate:
         if self.previous is None:
             return detections
         if not self.empty_look and len(seats) == len(SEATS) and not len(detections):
+            self.empty_thumb = self.previous.copy()
             self.empty_look = {seat: self.previous.ravel().take(pixels)
                                for seat, (pixels, _) in self.masks.items()}
         masks: dict[Seat, np.ndarray] = {}

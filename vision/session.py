@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from .detect import CardDetections
+from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM, CardDetections
 from .game import Said, TableReferee
 from .motion import Action, ChangeGate
 from .sources import Frame
@@ -150,7 +150,9 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         plan = gate.plan(frame.image, calibration)
         if plan.action is Action.READ:
             # only the zones where something has come to rest are read afresh
-            detections = detector.detect(frame.image, calibration, plan.read)
+            # (with more of the table around them where a zone read empty does not look it)
+            detections = detector.detect(frame.image, calibration, plan.read,
+                                         WIDE_CONTEXT_MM if plan.wide else ZONE_CONTEXT_MM)
             if len(detections):
                 classifier.read(frame.image, detections)
             detections = gate.remember(detections, plan.read)
@@ -160,7 +162,9 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read)
         said_now = []
         if frame.index > skip_until and events:
-            holding, unread = tracker.holding(), tracker.unread()
+            # a zone where the detector found nothing though something lies there is as
+            # unread as one whose card was read unsurely: a play after it is not out of turn
+            holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
             empty = gate.empty_zones()
             said_now = table.on_events(events, frame.index, frame.time_s, holding, unread,
                                        empty)

@@ -261,3 +261,31 @@ def test_a_table_first_seen_with_a_card_on_it_gives_no_empty_zones():
     gate.remember(card_read_at(card), plan.read)
     gate.plan(table(), CALIBRATION)
     assert gate.empty_zones() == frozenset()
+
+
+def test_a_zone_read_empty_that_does_not_look_it_is_unread_and_looked_at_once_more_widely():
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # the table seen empty
+    card = seat_one_spot(0)
+    gate.plan(table(card), CALIBRATION)
+    plan = gate.plan(table(card), CALIBRATION)
+    assert plan.action is Action.READ and plan.read == {Seat(1)} and not plan.wide
+    gate.remember(CardDetections(), plan.read)  # the detector missed what lies there
+    assert gate.missed_zones() == {Seat(1)}  # unread: plays after it wait
+    plan = gate.plan(table(card), CALIBRATION)
+    assert plan.action is Action.READ and plan.wide == {Seat(1)}  # more of the table around
+    gate.remember(CardDetections(), plan.read)  # still nothing: not a card, it seems
+    assert gate.missed_zones() == frozenset()
+    assert gate.plan(table(card), CALIBRATION).action is Action.KEEP
+
+
+def test_what_a_card_found_covers_is_no_sign_of_a_missed_card():
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    card = seat_one_spot(0)
+    gate.plan(table(card), CALIBRATION)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(card_read_at(card), plan.read)  # found and read surely
+    assert gate.missed_zones() == frozenset()
