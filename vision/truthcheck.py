@@ -65,7 +65,9 @@ class Comparison:
         return out + [f"  {p}" for p in self.problems[:10]]
 
 
-ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played"}
+# what the referee holds against a player: the cheating it proves, and a card called out of
+# turn (the truth's games are played in turn, so such a call is false unless the log has it)
+ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played", "out_of_turn"}
 
 
 def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],

@@ -59,3 +59,10 @@ def test_cheating_announced_word_for_word_counts_and_any_other_is_a_false_accusa
     both = compare_with_truth(log, said, taken)
     assert (both.accusations_made, both.false_accusations) == (1, 1)
     assert any("cheating announced 1/1" in line for line in both.lines())
+
+
+def test_a_card_called_out_of_turn_in_a_game_played_in_turn_is_a_false_accusation():
+    taken = [landing(n) for n in range(len(PLAYS))]
+    said = [_said("out_of_turn", "Player 4 played 2H out of turn in round 1")]
+    comparison = compare_with_truth(truth_log(), said, taken)
+    assert comparison.false_accusations == 1 and not comparison.all_right
