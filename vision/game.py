@@ -26,10 +26,11 @@ played leads, and the deal ends with the score of the rounds read but no verdict
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from referee.cards import Card, CardError
+from referee.cards import FULL_DECK, SUECA_DECK, Card, CardError
 from referee.config import RulesConfig
 from referee.engine import ROUNDS, Referee, RefereeStateError
 from referee.events import (
@@ -47,6 +48,10 @@ from referee.match import Match
 from referee.seats import Seat, TableOrder
 
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
+
+
+# the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
+_NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
 
 class Phase(enum.Enum):
@@ -307,6 +312,15 @@ class TableReferee:
         self.phase = Phase.DEAL_OVER
         return [GameIncomplete((0, 0), Outcome.from_score((0, 0)), None,
                                tuple(range(1, ROUNDS + 1)))]
+
+    def ruled_out(self, on_table: Collection[str] = ()) -> frozenset[str]:
+        """The cards no card lying on the table now can be: the ranks outside the Sueca deck,
+        and the cards of this deal's tricks that were swept away (all but the last trick,
+        whose cards may still lie there), less any card a zone holds (``on_table``). A card
+        read unsurely between one of them and another is the other (``CardClassifier.read``);
+        one read surely as one of them is still read as it (a card played twice)."""
+        gone = {str(p.card) for trick in self.referee.tricks[:-1] for p in trick.plays}
+        return (_NOT_SUECA | gone) - set(on_table)
 
     def _cleared(self, event: ZoneCleared) -> None:
         if self.phase is Phase.TRUMP_SHOWN and event.seat == self.order.dealer:

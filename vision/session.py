@@ -138,6 +138,9 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 skip_until: int = -1) -> SessionResult:
     result = SessionResult()
     gate = ChangeGate(sure=tracker.settings.min_confidence)
+    # how sure a card read by ruling others out may be: enough to play, never to accuse on
+    settings = table.rules.referee
+    play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -154,7 +157,10 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             detections = detector.detect(frame.image, calibration, plan.read,
                                          WIDE_CONTEXT_MM if plan.wide else ZONE_CONTEXT_MM)
             if len(detections):
-                classifier.read(frame.image, detections)
+                # a card read unsurely is read again among the cards it can still be
+                classifier.read(frame.image, detections,
+                                table.ruled_out(tracker.holding().values()),
+                                tracker.settings.min_confidence, play_only)
             detections = gate.remember(detections, plan.read)
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands

@@ -8,6 +8,7 @@ import pytest
 
 from referee import Card
 from referee.seats import SEATS
+from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, ClassifierError
 from vision.detect import CardDetections, CardDetector, DetectorError
 from vision.geometry import rectify
@@ -178,12 +179,43 @@ def test_a_pile_top_read_as_a_face_or_unsurely_stays_unread(classifier, monkeypa
 
     for name, confidence, taken in (("back", 0.95, True), ("back", 0.6, False),
                                     ("KS", 0.99, False), ("none", 0.99, False)):
-        monkeypatch.setattr(classifier, "classify",
-                            lambda crops, n=name, c=confidence: ([n], np.array([c])))
+        monkeypatch.setattr(classifier, "probabilities",
+                            lambda crops, n=name, c=confidence: _probabilities({n: c}))
         found = classifier.read(picture, pile_top())
         assert bool(found.whole[0]) == taken
         assert found.cards == (["back"] if taken else [None])
         assert found.confidence[0] == (confidence if taken else 0.0)
+
+
+def _probabilities(readings: dict[str, float]) -> np.ndarray:
+    """One crop's probabilities: these classes at these, the rest shared out evenly."""
+    rest = (1 - sum(readings.values())) / (len(CLASSES) - len(readings))
+    probs = np.full((1, len(CLASSES)), rest, np.float32)
+    for name, p in readings.items():
+        probs[0, CLASSES.index(name)] = p
+    return probs
+
+
+@pytest.mark.parametrize("readings, ruled_out, card, confidence", [
+    # unsure between a card swept away earlier and another: the other, sure enough to play
+    ({"AS": 0.57, "AC": 0.41}, {"AS"}, "AC", 0.41 / 0.43),
+    # so sure once the first is ruled out that it is capped: never sure enough to accuse on
+    ({"KC": 0.6, "QC": 0.3999}, {"QC"}, "KC", 0.97),
+    # a sure reading stands, ruled out or not: a card played twice is seen as itself
+    ({"AS": 0.99}, {"AS"}, "AS", 0.99),
+    # nothing ruled out: the reading as it is
+    ({"AS": 0.57, "AC": 0.41}, set(), "AS", 0.57),
+])
+def test_an_unsure_reading_is_taken_again_among_the_cards_it_can_still_be(
+        classifier, monkeypatch, readings, ruled_out, card, confidence):
+    picture, _ = table_with_four_cards(1)
+    quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
+    monkeypatch.setattr(classifier, "probabilities", lambda crops: _probabilities(readings))
+    found = classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
+                                                    np.ones(1, bool), [None], [None],
+                                                    np.zeros(1, np.float32)),
+                            ruled_out, below=0.9, at_most=0.97)
+    assert found.cards == [card] and found.confidence[0] == pytest.approx(confidence, abs=1e-3)
 
 
 def test_detections_keep_the_pile_top_mark_when_cut_or_joined():

@@ -257,3 +257,14 @@ def test_kept_readings_are_not_second_looks_but_a_fresh_read_confirms():
     confirmed = tracker.update(frame_of({1: ("AH", 0.97, True)}), 6)
     assert [(type(e).__name__, round(e.confidence, 4)) for e in confirmed] == [
         ("CardConfirmed", 0.97)]
+
+
+def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
+                                   [(2, "AC"), (3, "3C"), (4, "4C"), (1, "KC")]])
+    table, _ = referee_over(script)
+    out = table.ruled_out()
+    assert {"AH", "2D", "5H", "2H"} <= out  # the first trick, swept away
+    assert not {"AC", "3C", "4C", "KC", "7D"} & out  # the last trick's may lie there still
+    assert {"8S", "9H", "10C"} <= out and len(out) == 12 + 4
+    assert "AH" not in table.ruled_out(on_table=["AH"])  # a card a zone holds is never out
