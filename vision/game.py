@@ -128,6 +128,8 @@ class TableReferee:
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
         # leads after a dropped trick that came down with every other zone empty
         self._alone: set[CardLanded] = set()
+        # the cards of this deal's tricks, in order, scored or dropped (those that were read)
+        self._finished: list[frozenset[str]] = []
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
         if self.trump is not None:
@@ -254,6 +256,7 @@ class TableReferee:
         for a in said:
             if isinstance(a, TrickWon):
                 self.phase = Phase.SWEEP
+                self._finished.append(frozenset(str(p.card) for p in a.trick.plays))
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
                 if not isinstance(a, GameIncomplete):  # an unknown score counts for nobody
@@ -289,6 +292,8 @@ class TableReferee:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score."""
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
+        self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
+                                        | {str(c) for _, c in self._not_taken()}))
         self._waiting = []
         self._unconfirmed = {}
         said = self.referee.abandon_trick(pending)
@@ -315,11 +320,12 @@ class TableReferee:
 
     def ruled_out(self, on_table: Collection[str] = ()) -> frozenset[str]:
         """The cards no card lying on the table now can be: the ranks outside the Sueca deck,
-        and the cards of this deal's tricks that were swept away (all but the last trick,
-        whose cards may still lie there), less any card a zone holds (``on_table``). A card
-        read unsurely between one of them and another is the other (``CardClassifier.read``);
-        one read surely as one of them is still read as it (a card played twice)."""
-        gone = {str(p.card) for trick in self.referee.tricks[:-1] for p in trick.plays}
+        and the cards read in this deal's tricks that were swept away, scored or dropped (all
+        but the last trick, whose cards may still lie there), less any card a zone holds
+        (``on_table``). A card read unsurely between one of them and another is the other
+        (``CardClassifier.read``); one read surely as one of them is still read as it (a card
+        played twice)."""
+        gone = frozenset().union(*self._finished[:-1])
         return (_NOT_SUECA | gone) - set(on_table)
 
     def _cleared(self, event: ZoneCleared) -> None:

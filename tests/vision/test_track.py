@@ -202,6 +202,8 @@ def test_a_trick_swept_with_a_card_never_read_is_dropped_and_play_goes_on_in_ste
     assert missed.round == 1 and missed.seen == ("1:AH", "2:2D", "4:2H")
     assert said[4].round == 2 and said[4].seat == Seat(2)
     assert table.referee.score == (0, 15) and table.tricks_done == 2
+    # the dropped trick's cards that were read are gone from the table too: ruled out
+    assert {"AH", "2D", "2H"} <= table.ruled_out() and "5H" not in table.ruled_out()
 
 
 def test_a_new_card_put_where_another_lay_clears_it_before_clear_frames():
