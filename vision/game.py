@@ -26,6 +26,7 @@ played leads, and the deal ends with the score of the rounds read but no verdict
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -36,6 +37,7 @@ from referee.engine import ROUNDS, Referee, RefereeStateError
 from referee.events import (
     Announcement,
     CardPlayed,
+    Cut,
     CardUnclear,
     GameIncomplete,
     GameOver,
@@ -89,6 +91,31 @@ class TrumpNotRead(Announcement):
 
 
 @dataclass(frozen=True)
+class CardDeduced(Announcement):
+    """At the end of a deal with one card never read: every other card of the deck was seen,
+    so it can only be ``card``, and the deal's score and verdict follow."""
+
+    kind: ClassVar[str] = "card_deduced"
+    round: int
+    seat: Seat
+    card: str
+
+    @property
+    def message(self) -> str:
+        return (f"Round {self.round}: the card of seat {self.seat.number} was never read, but "
+                f"every other card was: it can only be {self.card}")
+
+
+@dataclass(frozen=True)
+class _Dropped:
+    """A trick swept away with one card never read: the orders its plays may have come in
+    (``None`` for the card never read; its seat follows from the order of play)."""
+
+    round: int
+    orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
+
+
+@dataclass(frozen=True)
 class Said:
     """An announcement with when it was made."""
 
@@ -130,6 +157,9 @@ class TableReferee:
         self._alone: set[CardLanded] = set()
         # the cards of this deal's tricks, in order, scored or dropped (those that were read)
         self._finished: list[frozenset[str]] = []
+        # the dropped tricks that lack exactly one card, in a known order (None where the
+        # order of play in a dropped trick was not known)
+        self._dropped: list[_Dropped | None] = []
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
         if self.trump is not None:
@@ -253,6 +283,7 @@ class TableReferee:
             return []
         if (len(self.referee.tricks), len(self.referee.plays)) != before:
             self.taken.append(event)  # taken: not turned away
+        said = self._settle(said)
         for a in said:
             if isinstance(a, TrickWon):
                 self.phase = Phase.SWEEP
@@ -292,15 +323,89 @@ class TableReferee:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score."""
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
+        self._dropped.append(self._one_card_short())
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
                                         | {str(c) for _, c in self._not_taken()}))
         self._waiting = []
         self._unconfirmed = {}
-        said = self.referee.abandon_trick(pending)
+        said = self._settle(self.referee.abandon_trick(pending))
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
+                if not isinstance(a, GameIncomplete):
+                    said = said + [self.match.record(a)]
         return said
+
+    def _one_card_short(self) -> _Dropped | None:
+        """The trick being dropped as a ``_Dropped``, if exactly one of its cards was never
+        read: the plays taken, the missing seat's turn, then the plays that waited for it.
+        Where who led was a guess, the missing card may have led or come last, so there are
+        two ways (``orders``), and the deal's scoring again (``_settle``) tells them apart."""
+        taken = [(p.seat, p.card) for p in self.referee.plays]
+        waited = [(e.seat, c) for e, c in self._waiting]
+        if len(taken) + len(waited) != 3 or self._unconfirmed:
+            return None
+        seen = [seat for seat, _ in taken + waited]
+        leader = self.referee.leader
+        orders = []
+        for first in ([leader] if leader is not None else self.order.seats_from(seen[0])[::3]):
+            plays = [(seat, dict(taken + waited).get(seat))
+                     for seat in self.order.seats_from(first)]
+            if [seat for seat, card in plays if card is not None] == seen:
+                orders.append(tuple(plays))
+        return _Dropped(self.referee.round, tuple(orders)) if orders else None
+
+    def _settle(self, said: list[Announcement]) -> list[Announcement]:
+        """A deal that ends with some tricks dropped, each one card short, every other card of
+        the deck seen: the cards never read can only be the ones not seen. The deal is scored
+        again with each way of putting them in their places (and of ordering a trick whose
+        lead was a guess); if exactly one way makes a deal played in turn and without
+        cheating, those are the cards, and its score and verdict stand. Nobody is judged on
+        such a card: a way that shows cheating is no way, and where none or several remain
+        the deal keeps its "no verdict"."""
+        if not any(isinstance(a, GameIncomplete) for a in said) or not self._dropped \
+                or None in self._dropped or len(self._dropped) > 3 \
+                or len(self._dropped) != len(self.referee.missed) or self.referee.trump is None:
+            return said
+        dropped = [d for d in self._dropped if d is not None]
+        known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
+            card for d in dropped for _, card in d.orders[0] if card is not None]
+        missing = sorted(set(SUECA_DECK) - set(known), key=str)
+        if len(known) != len(set(known)) or len(missing) != len(dropped):
+            return said
+        ways = []
+        for cards in itertools.permutations(missing):
+            for orders in itertools.product(*(d.orders for d in dropped)):
+                over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
+                if over is not None:
+                    ways.append((cards, orders, over))
+        if len(ways) != 1:
+            return said
+        cards, orders, over = ways[0]
+        deduced: list[Announcement] = [
+            CardDeduced(d.round, next(seat for seat, c in order if c is None), str(card))
+            for d, order, card in zip(dropped, orders, cards)]
+        return [a for a in said if not isinstance(a, GameIncomplete)] + deduced + [over]
+
+    def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
+                     cards: tuple[Card, ...]) -> GameOver | None:
+        """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
+        order), or None if that makes a play out of turn, cheating or anything but tricks."""
+        again = Referee(self.order)
+        assert self.referee.trump is not None
+        said = again.feed(TrumpRevealed(self.referee.trump))
+        tricks, fill = iter(self.referee.tricks), iter(cards)
+        for number in range(1, ROUNDS + 1):
+            plays = dropped[number] if number in dropped else tuple(
+                (p.seat, p.card) for p in next(tricks).plays)
+            for seat, card in plays:
+                said += again.feed(CardPlayed(seat, card if card is not None else next(fill)))
+        over = [a for a in said if isinstance(a, GameOver)]
+        if any(not isinstance(a, (TrumpDeclared, Cut, TrickWon, GameOver)) for a in said) \
+                or len(over) != 1 or isinstance(over[0], GameIncomplete) \
+                or over[0].cheat is not None:
+            return None
+        return over[0]
 
     def _count_sweeps(self, busy: bool) -> list[Announcement]:
         """In a deal whose trump was not read: a table that had cards and has none now was

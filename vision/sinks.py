@@ -75,7 +75,9 @@ _PHRASES = {
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
            "out_of_turn": "O jogador {seat} jogou fora de vez",
            "trump_unclear": "O trunfo não foi lido antes de começar o jogo: esta mão não pode "
-                            "ser arbitrada"},
+                            "ser arbitrada",
+           "card_deduced": "Vaza {round}: a carta do lugar {seat} não foi lida, mas só pode "
+                           "ser a que falta"},
 }
 
 

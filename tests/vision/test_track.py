@@ -270,3 +270,36 @@ def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
     assert not {"AC", "3C", "4C", "KC", "7D"} & out  # the last trick's may lie there still
     assert {"8S", "9H", "10C"} <= out and len(out) == 12 + 4
     assert "AH" not in table.ruled_out(on_table=["AH"])  # a card a zone holds is never out
+
+
+def _game1_tricks(unread: set[tuple[int, str]]) -> list[dict[int, tuple]]:
+    """The bundled game1 (76 | 44) as frames; the cards in ``unread`` (seat, card) are never
+    read surely."""
+    from pathlib import Path
+
+    from vision.studio.clip import game_from_file
+
+    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / "game1.sueca")
+    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
+    script = play_script(2, str(game.trump), tricks)
+    return [{s: ((e[0], 0.6, True) if (s, e[0]) in unread else e) for s, e in cards.items()}
+            for cards in script]
+
+
+def test_one_card_never_read_is_the_one_card_not_seen_and_the_deal_gets_its_verdict():
+    table, said = referee_over(_game1_tricks({(1, "4S")}))
+    kinds = [a.kind for a in said]
+    assert "trick_missed" in kinds and "game_incomplete" not in kinds, kinds
+    deduced = next(a for a in said if a.kind == "card_deduced")
+    assert (deduced.round, deduced.seat, deduced.card) == (3, Seat(1), "4S")
+    verdict = said[-2]
+    assert verdict.message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+    assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)  # it counts
+
+
+def test_cards_never_read_that_could_go_either_way_leave_the_deal_without_a_verdict():
+    # seat 2's 3S (round 3) and 6S (round 10) could be swapped and the deal still hold
+    table, said = referee_over(_game1_tricks({(2, "3S"), (2, "6S")}))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 2 and "card_deduced" not in kinds, kinds
+    assert kinds[-1] == "game_incomplete"
