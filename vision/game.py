@@ -37,6 +37,7 @@ from referee.engine import ROUNDS, Referee, RefereeStateError
 from referee.events import (
     Announcement,
     CardPlayed,
+    Cheat,
     Cut,
     CardUnclear,
     GameIncomplete,
@@ -52,6 +53,8 @@ from referee.seats import Seat, TableOrder
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 
 
+# a deal scored again (``TableReferee._settle``) that shows cheating
+_CHEATING = GameOver((0, 0), Outcome.DRAW)
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
@@ -359,10 +362,11 @@ class TableReferee:
         """A deal that ends with some tricks dropped, each one card short, every other card of
         the deck seen: the cards never read can only be the ones not seen. The deal is scored
         again with each way of putting them in their places (and of ordering a trick whose
-        lead was a guess); if exactly one way makes a deal played in turn and without
-        cheating, those are the cards, and its score and verdict stand. Nobody is judged on
-        such a card: a way that shows cheating is no way, and where none or several remain
-        the deal keeps its "no verdict"."""
+        lead was a guess). A way that makes a play out of turn cannot be what happened; if
+        exactly one way is left and it shows no cheating, those are the cards, and its score
+        and verdict stand. Nobody is judged on a card never read, and no verdict is given
+        that cheating nobody could prove might overturn: if any way left shows cheating, or
+        none or several are left, the deal keeps its "no verdict"."""
         if not any(isinstance(a, GameIncomplete) for a in said) or not self._dropped \
                 or None in self._dropped or len(self._dropped) > 3 \
                 or len(self._dropped) != len(self.referee.missed) or self.referee.trump is None:
@@ -379,7 +383,7 @@ class TableReferee:
                 over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
                 if over is not None:
                     ways.append((cards, orders, over))
-        if len(ways) != 1:
+        if len(ways) != 1 or ways[0][2] is _CHEATING:
             return said
         cards, orders, over = ways[0]
         deduced: list[Announcement] = [
@@ -390,7 +394,8 @@ class TableReferee:
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
                      cards: tuple[Card, ...]) -> GameOver | None:
         """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
-        order), or None if that makes a play out of turn, cheating or anything but tricks."""
+        order); ``_CHEATING`` if that shows cheating; None if it cannot be what happened (a
+        play out of turn, or anything else but tricks and cheating)."""
         again = Referee(self.order)
         assert self.referee.trump is not None
         said = again.feed(TrumpRevealed(self.referee.trump))
@@ -399,12 +404,17 @@ class TableReferee:
             plays = dropped[number] if number in dropped else tuple(
                 (p.seat, p.card) for p in next(tricks).plays)
             for seat, card in plays:
-                said += again.feed(CardPlayed(seat, card if card is not None else next(fill)))
+                try:
+                    said += again.feed(CardPlayed(seat, card if card is not None
+                                                  else next(fill)))
+                except RefereeStateError:
+                    return None
         over = [a for a in said if isinstance(a, GameOver)]
-        if any(not isinstance(a, (TrumpDeclared, Cut, TrickWon, GameOver)) for a in said) \
-                or len(over) != 1 or isinstance(over[0], GameIncomplete) \
-                or over[0].cheat is not None:
+        if any(not isinstance(a, (TrumpDeclared, Cut, TrickWon, GameOver, Cheat)) for a in said) \
+                or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
+        if over[0].cheat is not None or any(isinstance(a, Cheat) for a in said):
+            return _CHEATING
         return over[0]
 
     def _count_sweeps(self, busy: bool) -> list[Announcement]:

@@ -272,14 +272,14 @@ def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
     assert "AH" not in table.ruled_out(on_table=["AH"])  # a card a zone holds is never out
 
 
-def _game1_tricks(unread: set[tuple[int, str]]) -> list[dict[int, tuple]]:
-    """The bundled game1 (76 | 44) as frames; the cards in ``unread`` (seat, card) are never
-    read surely."""
+def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1") -> list[dict[int, tuple]]:
+    """A bundled game (game1: 76 | 44) as frames; the cards in ``unread`` (seat, card) are
+    never read surely."""
     from pathlib import Path
 
     from vision.studio.clip import game_from_file
 
-    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / "game1.sueca")
+    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / f"{name}.sueca")
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
     script = play_script(2, str(game.trump), tricks)
     return [{s: ((e[0], 0.6, True) if (s, e[0]) in unread else e) for s, e in cards.items()}
@@ -303,3 +303,12 @@ def test_cards_never_read_that_could_go_either_way_leave_the_deal_without_a_verd
     kinds = [a.kind for a in said]
     assert kinds.count("trick_missed") == 2 and "card_deduced" not in kinds, kinds
     assert kinds[-1] == "game_incomplete"
+
+
+def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_nobody():
+    # game1c: seat 2 fails to follow spades in round 3 and plays spades later (3S, 6S, KS),
+    # none of them read: every way of putting them back shows the revoke, which nobody saw
+    table, said = referee_over(_game1_tricks({(2, "3S"), (2, "6S"), (2, "KS")}, "game1c"))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 3 and "card_deduced" not in kinds, kinds
+    assert "revoke" not in kinds and kinds[-1] == "game_incomplete"
