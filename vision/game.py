@@ -53,6 +53,8 @@ from referee.seats import Seat, TableOrder
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 
 
+# the most cards never read that a deal's verdict may still be worked out from the deck
+MOST_UNREAD = 4
 # a deal scored again (``TableReferee._settle``) that shows cheating
 _CHEATING = GameOver((0, 0), Outcome.DRAW)
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
@@ -95,8 +97,9 @@ class TrumpNotRead(Announcement):
 
 @dataclass(frozen=True)
 class CardDeduced(Announcement):
-    """At the end of a deal with one card never read: every other card of the deck was seen,
-    so it can only be ``card``, and the deal's score and verdict follow."""
+    """At the end of a deal: a card never read can only be ``card``, since every other card of
+    the deck was seen (and only this way of putting the unread cards back holds); the deal's
+    score and verdict follow."""
 
     kind: ClassVar[str] = "card_deduced"
     round: int
@@ -111,8 +114,8 @@ class CardDeduced(Announcement):
 
 @dataclass(frozen=True)
 class _Dropped:
-    """A trick swept away with one card never read: the orders its plays may have come in
-    (``None`` for the card never read; its seat follows from the order of play)."""
+    """A trick swept away with cards never read: the orders its plays may have come in
+    (``None`` for a card never read; its seat follows from the order of play)."""
 
     round: int
     orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
@@ -160,8 +163,8 @@ class TableReferee:
         self._alone: set[CardLanded] = set()
         # the cards of this deal's tricks, in order, scored or dropped (those that were read)
         self._finished: list[frozenset[str]] = []
-        # the dropped tricks that lack exactly one card, in a known order (None where the
-        # order of play in a dropped trick was not known)
+        # the dropped tricks, with the orders their plays may have come in (None where no
+        # card of it was read, or a play awaited a second look)
         self._dropped: list[_Dropped | None] = []
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
@@ -326,7 +329,7 @@ class TableReferee:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score."""
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
-        self._dropped.append(self._one_card_short())
+        self._dropped.append(self._cards_short())
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
                                         | {str(c) for _, c in self._not_taken()}))
         self._waiting = []
@@ -339,19 +342,20 @@ class TableReferee:
                     said = said + [self.match.record(a)]
         return said
 
-    def _one_card_short(self) -> _Dropped | None:
-        """The trick being dropped as a ``_Dropped``, if exactly one of its cards was never
-        read: the plays taken, the missing seat's turn, then the plays that waited for it.
-        Where who led was a guess, the missing card may have led or come last, so there are
-        two ways (``orders``), and the deal's scoring again (``_settle``) tells them apart."""
+    def _cards_short(self) -> _Dropped | None:
+        """The trick being dropped as a ``_Dropped``: its seats in the order of play from who
+        led, the cards read in the order they came down, a gap for each seat never read.
+        Where who led was a guess, each seat may have led that fits the order the cards read
+        came down in (``orders``), and the deal's scoring again (``_settle``) tells them
+        apart."""
         taken = [(p.seat, p.card) for p in self.referee.plays]
         waited = [(e.seat, c) for e, c in self._waiting]
-        if len(taken) + len(waited) != 3 or self._unconfirmed:
+        if not taken + waited or self._unconfirmed:
             return None
         seen = [seat for seat, _ in taken + waited]
         leader = self.referee.leader
         orders = []
-        for first in ([leader] if leader is not None else self.order.seats_from(seen[0])[::3]):
+        for first in ([leader] if leader is not None else self.order.seats_from(seen[0])):
             plays = [(seat, dict(taken + waited).get(seat))
                      for seat in self.order.seats_from(first)]
             if [seat for seat, card in plays if card is not None] == seen:
@@ -359,8 +363,9 @@ class TableReferee:
         return _Dropped(self.referee.round, tuple(orders)) if orders else None
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
-        """A deal that ends with some tricks dropped, each one card short, every other card of
-        the deck seen: the cards never read can only be the ones not seen. The deal is scored
+        """A deal that ends with some tricks dropped, at most ``MOST_UNREAD`` cards never read
+        in all and every other card of the deck seen: the cards never read can only be the
+        ones not seen. The deal is scored
         again with each way of putting them in their places (and of ordering a trick whose
         lead was a guess). A way that makes a play out of turn cannot be what happened; if
         exactly one way is left and it shows no cheating, those are the cards, and its score
@@ -368,14 +373,15 @@ class TableReferee:
         that cheating nobody could prove might overturn: if any way left shows cheating, or
         none or several are left, the deal keeps its "no verdict"."""
         if not any(isinstance(a, GameIncomplete) for a in said) or not self._dropped \
-                or None in self._dropped or len(self._dropped) > 3 \
+                or None in self._dropped \
                 or len(self._dropped) != len(self.referee.missed) or self.referee.trump is None:
             return said
         dropped = [d for d in self._dropped if d is not None]
         known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
             card for d in dropped for _, card in d.orders[0] if card is not None]
         missing = sorted(set(SUECA_DECK) - set(known), key=str)
-        if len(known) != len(set(known)) or len(missing) != len(dropped):
+        gaps = sum(card is None for d in dropped for _, card in d.orders[0])
+        if len(known) != len(set(known)) or len(missing) != gaps or gaps > MOST_UNREAD:
             return said
         ways = []
         for cards in itertools.permutations(missing):
@@ -386,9 +392,10 @@ class TableReferee:
         if len(ways) != 1 or ways[0][2] is _CHEATING:
             return said
         cards, orders, over = ways[0]
+        fill = iter(cards)
         deduced: list[Announcement] = [
-            CardDeduced(d.round, next(seat for seat, c in order if c is None), str(card))
-            for d, order, card in zip(dropped, orders, cards)]
+            CardDeduced(d.round, seat, str(next(fill)))
+            for d, order in zip(dropped, orders) for seat, c in order if c is None]
         return [a for a in said if not isinstance(a, GameIncomplete)] + deduced + [over]
 
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],

@@ -312,3 +312,11 @@ def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_n
     kinds = [a.kind for a in said]
     assert kinds.count("trick_missed") == 3 and "card_deduced" not in kinds, kinds
     assert "revoke" not in kinds and kinds[-1] == "game_incomplete"
+
+
+def test_two_cards_never_read_in_one_trick_are_placed_the_only_way_the_play_went_on():
+    # round 2: seat 3 cut with 3D and led round 3, so it cannot have played the 4C instead
+    table, said = referee_over(_game1_tricks({(3, "3D"), (4, "4C")}))
+    deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
+    assert deduced == [(2, 3, "3D"), (2, 4, "4C")], [a.kind for a in said]
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
