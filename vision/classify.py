@@ -69,29 +69,14 @@ class CardClassifier:
             probs = (probs[:n] + probs[n:]) / 2
         return probs
 
-    def classify(self, crops: np.ndarray) -> tuple[list[str], np.ndarray]:
-        probs = self.probabilities(crops)
-        best = probs.argmax(axis=1)
-        return [CLASSES[i] for i in best], probs[np.arange(len(best)), best]
-
-    def read(self, frame: np.ndarray, detections: CardDetections,
-             ruled_out: Collection[str] = (), below: float = 1.0,
-             at_most: float = 1.0) -> CardDetections:
-        """Fill in what each whole card is; cards that are not whole stay unread. A card read as
-        "not a card" keeps ``cards`` None and its confidence is that of "not a card". A card
-        on top of a pile whose sides did not all show (``back_on_top``) is read too, and
-        becomes whole only if it is surely a card back (at least ``BACK_SURE``).
-
-        ``ruled_out``: cards that cannot lie there (the game's deck lacks them, or they were
-        played and swept away). A reading under ``below`` is taken again among the other
-        classes, the model's probabilities shared out over them, and is then at most
-        ``at_most`` sure: sure enough to be a play, never to prove cheating on. A reading at
-        or above ``below`` stands as it is, so a card played twice is still read as itself."""
-        whole = np.flatnonzero(detections.whole | detections.back_on_top)
-        if len(whole) == 0:
-            return detections
-        crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
-                          for i in whole])
+    def classify(self, crops: np.ndarray, ruled_out: Collection[str] = (), below: float = 1.0,
+                 at_most: float = 1.0) -> tuple[list[str], np.ndarray]:
+        """The best reading of each crop and its confidence. ``ruled_out``: cards that cannot
+        lie there (the game's deck lacks them, or they were played and swept away). A reading
+        under ``below`` is taken again among the other classes, the model's probabilities
+        shared out over them, and is then at most ``at_most`` sure: sure enough to be a play,
+        never to prove cheating on. A reading at or above ``below`` stands as it is, so a card
+        played twice is still read as itself."""
         probs = self.probabilities(crops)
         best = probs.argmax(axis=1)
         confidence = probs[np.arange(len(best)), best]
@@ -102,7 +87,22 @@ class CardClassifier:
             again /= np.maximum(again.sum(axis=1, keepdims=True), 1e-12)
             best[unsure] = again.argmax(axis=1)
             confidence[unsure] = np.minimum(again.max(axis=1), at_most)
-        names = [CLASSES[k] for k in best]
+        return [CLASSES[i] for i in best], confidence
+
+    def read(self, frame: np.ndarray, detections: CardDetections,
+             ruled_out: Collection[str] = (), below: float = 1.0,
+             at_most: float = 1.0) -> CardDetections:
+        """Fill in what each whole card is; cards that are not whole stay unread. A card read as
+        "not a card" keeps ``cards`` None and its confidence is that of "not a card". A card
+        on top of a pile whose sides did not all show (``back_on_top``) is read too, and
+        becomes whole only if it is surely a card back (at least ``BACK_SURE``).
+        ``ruled_out``, ``below``, ``at_most``: as for ``classify``."""
+        whole = np.flatnonzero(detections.whole | detections.back_on_top)
+        if len(whole) == 0:
+            return detections
+        crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
+                          for i in whole])
+        names, confidence = self.classify(crops, ruled_out, below, at_most)
         for i, name, conf in zip(whole, names, confidence):
             if detections.back_on_top[i]:  # the mark, not ``whole``: read again, still so
                 if name != BACK or conf < BACK_SURE:

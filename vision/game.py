@@ -55,8 +55,6 @@ from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUncle
 
 # the most cards never read that a deal's verdict may still be worked out from the deck
 MOST_UNREAD = 4
-# a deal scored again (``TableReferee._settle``) that shows cheating
-_CHEATING = GameOver((0, 0), Outcome.DRAW)
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
@@ -389,7 +387,7 @@ class TableReferee:
                 over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
                 if over is not None:
                     ways.append((cards, orders, over))
-        if len(ways) != 1 or ways[0][2] is _CHEATING:
+        if len(ways) != 1 or ways[0][2].cheat is not None:
             return said
         cards, orders, over = ways[0]
         fill = iter(cards)
@@ -401,7 +399,7 @@ class TableReferee:
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
                      cards: tuple[Card, ...]) -> GameOver | None:
         """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
-        order); ``_CHEATING`` if that shows cheating; None if it cannot be what happened (a
+        order), the cheating it shows in its ``cheat``; None if it cannot be what happened (a
         play out of turn, or anything else but tricks and cheating)."""
         again = Referee(self.order)
         assert self.referee.trump is not None
@@ -420,9 +418,7 @@ class TableReferee:
         if any(not isinstance(a, (TrumpDeclared, Cut, TrickWon, GameOver, Cheat)) for a in said) \
                 or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
-        if over[0].cheat is not None or any(isinstance(a, Cheat) for a in said):
-            return _CHEATING
-        return over[0]
+        return over[0]  # the first cheating proven is the verdict's ``cheat``
 
     def _count_sweeps(self, busy: bool) -> list[Announcement]:
         """In a deal whose trump was not read: a table that had cards and has none now was

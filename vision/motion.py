@@ -104,9 +104,8 @@ class ChangeGate:
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
-        # each zone's thumbnail pixels when the whole table was first read with no card on it
-        self.empty_look: dict[Seat, np.ndarray] = {}
-        self.empty_thumb: np.ndarray | None = None  # that whole thumbnail
+        # the thumbnail when the whole table was first read with no card on it
+        self.empty_thumb: np.ndarray | None = None
         # per zone: its pixels without the margin (what a card the detector missed would change)
         self.inner: dict[Seat, tuple[np.ndarray, int]] = {}
         self.waited = 0
@@ -134,7 +133,7 @@ class ChangeGate:
         x0, y0 = x0 - x0 % s, y0 - y0 % s
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
         thumb_shape = self.thumb(np.zeros((y1 - y0, x1 - x0), np.uint8)).shape
-        self.masks, self.inner, self.empty_look, self.empty_thumb = {}, {}, {}, None
+        self.masks, self.inner, self.empty_thumb = {}, {}, None
         for zone in calibration.layout.zones():
             for d, masks in ((m, self.masks), (0.0, self.inner)):
                 corners = [(zone.x0 - d, zone.y0 - d), (zone.x1 + d, zone.y0 - d),
@@ -239,12 +238,11 @@ class ChangeGate:
         was first read with no card on it (within ``pixel_change``): empty, whatever the
         detector makes of them, since a card it missed would still change their pixels. None
         before the table has been seen empty."""
-        if self.previous is None or not self.empty_look:
+        if self.previous is None or self.empty_thumb is None:
             return frozenset()
-        now = self.previous.ravel()
-        return frozenset(seat for seat, look in self.empty_look.items()
-                         if np.count_nonzero(np.abs(now.take(self.masks[seat][0]) - look)
-                                             > self.pixel_change) < self.masks[seat][1])
+        differs = np.abs(self.previous - self.empty_thumb) > self.pixel_change
+        return frozenset(seat for seat, zone in self.masks.items()
+                         if not self._count(differs, zone))
 
     def _unexplained(self, detections: CardDetections, seats: Collection[Seat]) -> set[Seat]:
         """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty
@@ -268,7 +266,11 @@ class ChangeGate:
         """The reading of the zones of ``seats`` taken on a ``READ`` frame; the other zones keep
         theirs. Returns the whole reading, which stands for the frames after it."""
         kept = self.detections[np.array([s not in seats for s in self.detections.seats], bool)]
-        unexplained = self._unexplained(CardDetections.joined([kept, detections]), seats)
+        whole_reading = CardDetections.joined([kept, detections])
+        # only a zone where nothing was found can hold a card the detector missed
+        found_nothing = set(seats) - set(detections.seats)
+        unexplained = self._unexplained(whole_reading, found_nothing) if found_nothing \
+            else set()
         for seat in seats:  # a zone read surely (or empty) needs no second look
             unsure = [not whole or (card is not None and confidence < self.sure)
                       for s, whole, card, confidence in zip(detections.seats, detections.whole,
@@ -294,14 +296,12 @@ class ChangeGate:
                 self.confirm_in.pop(seat, None)
                 if seat not in self.rechecking:  # read unsurely after a change: a new budget
                     self.looks_left[seat] = self.rechecks
-        detections = self.detections = CardDetections.joined([kept, detections])
+        detections = self.detections = whole_reading
         self.card_masks = {}
         if self.previous is None:
             return detections
-        if not self.empty_look and len(seats) == len(SEATS) and not len(detections):
+        if self.empty_thumb is None and len(seats) == len(SEATS) and not len(detections):
             self.empty_thumb = self.previous.copy()
-            self.empty_look = {seat: self.previous.ravel().take(pixels)
-                               for seat, (pixels, _) in self.masks.items()}
         masks: dict[Seat, np.ndarray] = {}
         for quad, seat in zip(detections.quads, detections.seats):
             if seat is None:
