@@ -137,6 +137,12 @@ class Referee:
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
+    @property
+    def lead_known(self) -> bool:
+        """Whether who led the trick in progress is known, not guessed after a dropped trick
+        from the first card read (the true lead may have been a card never read)."""
+        return self._lead_known
+
     def final_score(self) -> tuple[int, int]:
         """The score that stands: the points taken, or 120-0 against the first cheat."""
         return self.score if self.cheat is None else forfeit_score(self.cheat.offender)

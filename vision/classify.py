@@ -23,6 +23,13 @@ from .models import MODELS, load_session
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
 # card back for the card to count as seen whole
 BACK_SURE = 0.9
+# how sure the classifier must be of a card's suit (its probabilities summed over the suit's
+# ranks) for the suit to count as read, whether or not the card itself is read surely
+SUIT_SURE = 0.95
+# the class indices of each suit's cards
+_SUIT_CLASSES = {suit: np.array([i for i, c in enumerate(CLASSES)
+                                 if c not in (BACK, NOT_A_CARD) and c[-1] == suit])
+                 for suit in "SHDC"}
 
 
 class ClassifierError(RuntimeError):
@@ -77,7 +84,11 @@ class CardClassifier:
         shared out over them, and is then at most ``at_most`` sure: sure enough to be a play,
         never to prove cheating on. A reading at or above ``below`` stands as it is, so a card
         played twice is still read as itself."""
-        probs = self.probabilities(crops)
+        return self._classify(self.probabilities(crops), ruled_out, below, at_most)
+
+    @staticmethod
+    def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
+                  at_most: float) -> tuple[list[str], np.ndarray]:
         best = probs.argmax(axis=1)
         confidence = probs[np.arange(len(best)), best]
         unsure = np.flatnonzero(confidence < below)
@@ -102,15 +113,28 @@ class CardClassifier:
             return detections
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
-        names, confidence = self.classify(crops, ruled_out, below, at_most)
-        for i, name, conf in zip(whole, names, confidence):
+        probs = self.probabilities(crops)
+        suits = sure_suits(probs)
+        names, confidence = self._classify(probs, ruled_out, below, at_most)
+        for i, name, conf, suit in zip(whole, names, confidence, suits):
             if detections.back_on_top[i]:  # the mark, not ``whole``: read again, still so
                 if name != BACK or conf < BACK_SURE:
                     continue  # unread, as any card not seen whole
                 detections.whole[i] = True
             detections.cards[i] = None if name == NOT_A_CARD else name
             detections.confidence[i] = float(conf)
+            detections.suits[i] = suit
         return detections
+
+
+def sure_suits(probs: np.ndarray, sure: float = SUIT_SURE) -> list[str | None]:
+    """The suit each row of ``probs`` (the classifier's probabilities) is read as, where the
+    probabilities of that suit's cards add up to at least ``sure``; None elsewhere. A court
+    card whose rank the classifier cannot tell often shows its suit plainly."""
+    by_suit = np.stack([probs[:, idx].sum(axis=1) for idx in _SUIT_CLASSES.values()], axis=1)
+    names = list(_SUIT_CLASSES)
+    return [names[k] if by_suit[n, k] >= sure else None
+            for n, k in enumerate(by_suit.argmax(axis=1))]
 
 
 def as_crop(image: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:

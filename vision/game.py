@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -53,8 +53,10 @@ from referee.seats import Seat, TableOrder
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 
 
-# the most cards never read that a deal's verdict may still be worked out from the deck
-MOST_UNREAD = 4
+# the most ways of putting the cards never read back in their places (each scored again)
+# that a deal's verdict may be worked out from: four cards of unknown suit make 24, twelve
+# court cards whose suits alone were read 1,296
+MOST_WAYS = 2000
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
@@ -111,12 +113,49 @@ class CardDeduced(Announcement):
 
 
 @dataclass(frozen=True)
+class ScoreSettled(Announcement):
+    """At the end of a deal: the cards never read (``cards``, in rounds ``rounds``) can only be
+    the ones not seen, and every way of putting them back that the play allows gives the same
+    score and no cheating (``ways`` of them): the deal's verdict follows, though which card
+    lay where is not known."""
+
+    kind: ClassVar[str] = "score_settled"
+    rounds: tuple[int, ...]
+    cards: tuple[str, ...]
+    ways: int
+
+    @property
+    def message(self) -> str:
+        rounds = ", ".join(str(r) for r in self.rounds)
+        return (f"The cards never read in round{'s' if len(self.rounds) > 1 else ''} {rounds} "
+                f"can only be {' '.join(self.cards)}, since every other card was seen: "
+                f"whichever way they lay ({self.ways} ways fit the play), the score is the same")
+
+
+@dataclass(frozen=True)
 class _Dropped:
     """A trick swept away with cards never read: the orders its plays may have come in
     (``None`` for a card never read; its seat follows from the order of play)."""
 
     round: int
     orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
+    # the suits read surely of cards never read, by seat (``ZoneTracker.unread_suit``)
+    suits: tuple[tuple[Seat, str], ...] = ()
+
+    def fits(self, seat: Seat, card: Card) -> bool:
+        """Whether ``card`` may be the card of ``seat`` never read: of its suit, if read."""
+        return all(str(card)[-1] == suit for s, suit in self.suits if s == seat)
+
+
+def _distinct(fits: list[list[Card]],
+              taken: tuple[Card, ...] = ()) -> Iterator[tuple[Card, ...]]:
+    """Each way of picking one card from each list, no card twice (a generator)."""
+    if len(taken) == len(fits):
+        yield taken
+        return
+    for card in fits[len(taken)]:
+        if card not in taken:
+            yield from _distinct(fits, taken + (card,))
 
 
 @dataclass(frozen=True)
@@ -164,6 +203,12 @@ class TableReferee:
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
         self._dropped: list[_Dropped | None] = []
+        # the suits read of unread cards lying in the zones during the trick in progress, by
+        # seat: (the frame the card was first seen, its suit; None where two cards seen
+        # there in turn differed); and the cards (seat, that frame) seen during tricks already
+        # over, which are never taken for a card of a later trick
+        self._gap_suits: dict[Seat, tuple[int, str | None]] = {}
+        self._spent: set[tuple[Seat, int]] = set()
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
         if self.trump is not None:
@@ -180,11 +225,15 @@ class TableReferee:
 
     def on_events(self, events: list[TrackEvent], frame: int, time_s: float,
                   holding: dict[Seat, str], unread: frozenset[Seat] = frozenset(),
-                  empty: frozenset[Seat] = frozenset()) -> list[Said]:
+                  empty: frozenset[Seat] = frozenset(),
+                  suits: dict[Seat, tuple[int, str]] | None = None) -> list[Said]:
         """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
         the zones where a card lies that could not be read (yet), ``empty`` the zones known to
-        be empty whatever the detector says (they look as they did on the empty table)."""
+        be empty whatever the detector says (they look as they did on the empty table),
+        ``suits`` the suits read surely of unread cards (``Tracker.unread_suits``): should
+        such a card never be read, its suit narrows what the deck can put in its place."""
         out: list[Announcement] = []
+        self._note_suits(suits or {})
         for event in events:
             if isinstance(event, CardLanded):
                 if self.referee.to_play is None and not self.referee.plays and all(
@@ -207,6 +256,20 @@ class TableReferee:
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
         return [Said(frame, time_s, a) for a in out]
+
+    def _note_suits(self, suits: dict[Seat, tuple[int, str]]) -> None:
+        for seat, (since, suit) in suits.items():
+            if (seat, since) in self._spent:
+                continue  # a card seen during a trick that is over
+            before = self._gap_suits.get(seat)
+            if before is not None and before[0] != since and before[1] != suit:
+                suit = None  # two cards in turn, of different suits: which was played?
+            self._gap_suits[seat] = (since, suit)
+
+    def _trick_over(self) -> None:
+        """The cards seen unread until now belong to this trick or an earlier one."""
+        self._spent |= {(seat, since) for seat, (since, _) in self._gap_suits.items()}
+        self._gap_suits = {}
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
@@ -292,6 +355,7 @@ class TableReferee:
             if isinstance(a, TrickWon):
                 self.phase = Phase.SWEEP
                 self._finished.append(frozenset(str(p.card) for p in a.trick.plays))
+                self._trick_over()
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
                 if not isinstance(a, GameIncomplete):  # an unknown score counts for nobody
@@ -332,6 +396,7 @@ class TableReferee:
                                         | {str(c) for _, c in self._not_taken()}))
         self._waiting = []
         self._unconfirmed = {}
+        self._trick_over()
         said = self._settle(self.referee.abandon_trick(pending))
         for a in said:
             if isinstance(a, GameOver):
@@ -351,25 +416,33 @@ class TableReferee:
         if not taken + waited or self._unconfirmed:
             return None
         seen = [seat for seat, _ in taken + waited]
-        leader = self.referee.leader
+        # after a dropped trick the first card read was taken to lead, but the true lead may
+        # be a card never read
+        leader = self.referee.leader if self.referee.lead_known else None
         orders = []
         for first in ([leader] if leader is not None else self.order.seats_from(seen[0])):
             plays = [(seat, dict(taken + waited).get(seat))
                      for seat in self.order.seats_from(first)]
             if [seat for seat, card in plays if card is not None] == seen:
                 orders.append(tuple(plays))
-        return _Dropped(self.referee.round, tuple(orders)) if orders else None
+        if not orders:
+            return None
+        suits = tuple((seat, suit) for seat, (_, suit) in self._gap_suits.items()
+                      if suit is not None and seat not in seen)
+        return _Dropped(self.referee.round, tuple(orders), suits)
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
-        """A deal that ends with some tricks dropped, at most ``MOST_UNREAD`` cards never read
-        in all and every other card of the deck seen: the cards never read can only be the
-        ones not seen. The deal is scored
-        again with each way of putting them in their places (and of ordering a trick whose
-        lead was a guess). A way that makes a play out of turn cannot be what happened; if
-        exactly one way is left and it shows no cheating, those are the cards, and its score
-        and verdict stand. Nobody is judged on a card never read, and no verdict is given
-        that cheating nobody could prove might overturn: if any way left shows cheating, or
-        none or several are left, the deal keeps its "no verdict"."""
+        """A deal that ends with some tricks dropped, every card of the deck seen but the ones
+        never read: those can only be the ones not seen. The deal is scored again with each
+        way of putting them in their places (a card whose suit was read only where its suit
+        allows) and of ordering a trick whose lead was a guess, if there are at most
+        ``MOST_WAYS`` such ways. A way that makes a play out of turn
+        cannot be what happened. If the ways left all show no cheating and give the same
+        score, that score and its verdict stand: with one way left the cards are named, with
+        several the referee says the score holds however they lie. Nobody is judged on a card
+        never read, and no verdict is given that cheating nobody could prove might overturn:
+        if any way left shows cheating, or the ways left differ in score, or none is left,
+        the deal keeps its "no verdict"."""
         if not any(isinstance(a, GameIncomplete) for a in said) or not self._dropped \
                 or None in self._dropped \
                 or len(self._dropped) != len(self.referee.missed) or self.referee.trump is None:
@@ -379,22 +452,35 @@ class TableReferee:
             card for d in dropped for _, card in d.orders[0] if card is not None]
         missing = sorted(set(SUECA_DECK) - set(known), key=str)
         gaps = sum(card is None for d in dropped for _, card in d.orders[0])
-        if len(known) != len(set(known)) or len(missing) != gaps or gaps > MOST_UNREAD:
+        if len(known) != len(set(known)) or len(missing) != gaps:
             return said
+        tries = []
+        for orders in itertools.product(*(d.orders for d in dropped)):
+            fits = [[c for c in missing if d.fits(seat, c)]
+                    for d, order in zip(dropped, orders) for seat, c in order if c is None]
+            tries += [(cards, orders) for cards in itertools.islice(
+                _distinct(fits), MOST_WAYS + 1 - len(tries))]
+            if len(tries) > MOST_WAYS:
+                return said  # too many ways to tell apart
         ways = []
-        for cards in itertools.permutations(missing):
-            for orders in itertools.product(*(d.orders for d in dropped)):
-                over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
-                if over is not None:
-                    ways.append((cards, orders, over))
-        if len(ways) != 1 or ways[0][2].cheat is not None:
+        for cards, orders in tries:
+            over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
+            if over is not None:
+                ways.append((cards, orders, over))
+        if not ways or any(over.cheat is not None for _, _, over in ways) \
+                or len({over.score for _, _, over in ways}) != 1:
             return said
+        rest = [a for a in said if not isinstance(a, GameIncomplete)]
+        if len(ways) > 1:
+            rounds = tuple(d.round for d in dropped)
+            return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
+                           ways[0][2]]
         cards, orders, over = ways[0]
         fill = iter(cards)
         deduced: list[Announcement] = [
             CardDeduced(d.round, seat, str(next(fill)))
             for d, order in zip(dropped, orders) for seat, c in order if c is None]
-        return [a for a in said if not isinstance(a, GameIncomplete)] + deduced + [over]
+        return rest + deduced + [over]
 
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
                      cards: tuple[Card, ...]) -> GameOver | None:

@@ -123,8 +123,10 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
             holding = {Seat(int(k)): v for k, v in record["holding"].items()}
             unread = frozenset(Seat(int(n)) for n in record.get("unread", []))
             empty = frozenset(Seat(int(n)) for n in record.get("empty", []))
+            suits = {Seat(int(k)): (int(since), str(suit))
+                     for k, (since, suit) in record.get("suits", {}).items()}
             said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
-                                   unread, empty)
+                                   unread, empty, suits)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {n}: {error}") from None
         count += len(said)
@@ -171,16 +173,17 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             # a zone where the detector found nothing though something lies there is as
             # unread as one whose card was read unsurely: a play after it is not out of turn
             holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
-            empty = gate.empty_zones()
+            empty, suits = gate.empty_zones(), tracker.unread_suits()
             said_now = table.on_events(events, frame.index, frame.time_s, holding, unread,
-                                       empty)
+                                       empty, suits)
             if log is not None:
                 log.write({"record": "track", "frame": frame.index,
                            "time": round(frame.time_s, 3),
                            "events": [track_event_to_dict(e) for e in events],
                            "holding": {str(s.number): c for s, c in holding.items()},
                            "unread": sorted(s.number for s in unread),
-                           "empty": sorted(s.number for s in empty)})
+                           "empty": sorted(s.number for s in empty),
+                           "suits": {str(s.number): list(v) for s, v in suits.items()}})
             for said in said_now:
                 _log_said(log, said)
             result.landings += [e for e in events if isinstance(e, CardLanded)]

@@ -77,7 +77,9 @@ _PHRASES = {
            "trump_unclear": "O trunfo não foi lido antes de começar o jogo: esta mão não pode "
                             "ser arbitrada",
            "card_deduced": "Vaza {round}: a carta do lugar {seat} não foi lida, mas só pode "
-                           "ser a que falta"},
+                           "ser a que falta",
+           "score_settled": "As cartas que não foram lidas só podem ser as que faltam: seja "
+                            "qual for o lugar de cada uma, a pontuação é a mesma"},
 }
 
 

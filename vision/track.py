@@ -72,6 +72,7 @@ class _Seen:
     quad: np.ndarray
     whole: bool = True
     fresh: bool = True  # read on this frame, not a reading kept from an earlier one
+    suit: str | None = None  # the suit surely read, whether or not the card was
 
 
 class ZoneTracker:
@@ -93,6 +94,11 @@ class ZoneTracker:
         # the zone has been seen empty for ``land_frames`` frames since its card was last read
         # surely: the card may have been swept (a sweep can be shorter than ``clear_frames``)
         self.emptied = False
+        # the frame an unread card was first seen lying here (None: no unread card), and where:
+        # it names that card, so that what is read of it is never taken for another's
+        self.unread_from: int | None = None
+        self.unread_at: tuple[float, float] | None = None
+        self.unread_seen: deque[_Seen] = deque(maxlen=window)  # how it was seen since
 
     def _replaced(self) -> bool:
         last = list(self.recent)[-self.land_frames:]
@@ -113,7 +119,43 @@ class ZoneTracker:
         """A card lies in the zone (as last seen) but has not landed: unsure, hidden or new."""
         return bool(self.recent) and self.recent[-1] is not None and self.holds is None
 
+    @property
+    def unread_suit(self) -> tuple[int, str] | None:
+        """The suit of the unread card lying in the zone, read surely though the card was not
+        (a court card's rank in a design the classifier does not know), with the frame the
+        card was first seen (``unread_from``, which tells this card from a later one): the
+        same suit on ``land_frames`` of the last frames, the card still, no other suit read."""
+        if not self.unread or self.unread_from is None:
+            return None
+        seen = list(self.unread_seen)
+        suits = {s.suit for s in seen if s.suit is not None}
+        agreeing = [s for s in seen if s.suit is not None]
+        if len(suits) != 1 or len(agreeing) < self.land_frames:
+            return None
+        centres = np.array([s.centre for s in seen])
+        if float(np.ptp(centres, axis=0).max()) > self.still_px:
+            return None
+        return self.unread_from, suits.pop()
+
+    def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
+        """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
+        read card before, or when what lies there is far from where the unread card was."""
+        if seen is None or self.holds is not None:
+            self.unread_from = self.unread_at = None
+            self.unread_seen.clear()
+            return
+        if self.unread_from is None or float(np.hypot(
+                *np.subtract(seen.centre, self.unread_at))) > self.replaced_px:
+            self.unread_from, self.unread_at = frame, seen.centre
+            self.unread_seen.clear()
+        self.unread_seen.append(seen)
+
     def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
+        events = self._update(seen, frame)
+        self._follow_unread(seen, frame)
+        return events
+
+    def _update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
         self.recent.append(seen)
         events: list[TrackEvent] = []
         if seen is None:
@@ -254,6 +296,12 @@ class Tracker:
         """Zones where a card lies that has not (yet) landed."""
         return frozenset(seat for seat, z in self.zones.items() if z.unread)
 
+    def unread_suits(self) -> dict[Seat, tuple[int, str]]:
+        """Zones where a card lies unread whose suit was read surely: the frame the card was
+        first seen there, and the suit (``ZoneTracker.unread_suit``)."""
+        return {seat: z.unread_suit for seat, z in self.zones.items()
+                if z.unread_suit is not None}
+
 
 def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:
     best: _Seen | None = None
@@ -264,7 +312,8 @@ def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) ->
         confidence = float(detections.confidence[i]) if card is not None else 0.0
         quad = detections.quads[i]
         seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad,
-                     bool(detections.whole[i]), fresh)
+                     bool(detections.whole[i]), fresh,
+                     detections.suits[i] if detections.whole[i] else None)
         if best is None or (seen.card is not None, seen.confidence) > (best.card is not None,
                                                                        best.confidence):
             best = seen

@@ -299,3 +299,20 @@ def test_a_card_running_off_a_photo_is_outlined_past_the_edge_and_read(detector,
         error = min(np.abs(np.roll(quad, k, axis=0) - bottom.corners).max() for k in range(4))
         assert error < 0.12 * size
         assert found.cards[near] == str(bottom.card)
+
+
+def test_a_suit_is_read_where_its_cards_together_are_sure_though_none_alone_is():
+    from vision.classify import sure_suits
+
+    probs = np.zeros((3, len(CLASSES)), np.float32)
+    probs[0, [CLASSES.index("JH"), CLASSES.index("QH"), CLASSES.index("KH")]] = 0.33
+    probs[0, CLASSES.index("none")] = 0.01  # hearts: 0.99 though no card is over 0.33
+    probs[1, [CLASSES.index("QS"), CLASSES.index("QC")]] = 0.5  # spades or clubs: no suit
+    probs[2, CLASSES.index("back")] = 1.0  # a back has no suit
+    assert sure_suits(probs) == ["H", None, None]
+    both = CardDetections.joined([
+        CardDetections(np.zeros((1, 4, 2), np.float32), np.ones(1, np.float32),
+                       np.ones(1, bool), [None], ["JH"], np.ones(1, np.float32), suits=["H"]),
+        CardDetections(np.zeros((1, 4, 2), np.float32), np.ones(1, np.float32),
+                       np.ones(1, bool), [None], [None], np.zeros(1, np.float32))])
+    assert both.suits == ["H", None] and both[np.array([False, True])].suits == [None]

@@ -17,11 +17,12 @@ ZONE_CENTRES = {1: (640, 600), 2: (300, 360), 3: (640, 120), 4: (980, 360)}
 
 
 def frame_of(cards: dict[int, tuple]) -> CardDetections:
-    """cards: seat -> (card or None, confidence, whole[, (dx, dy)])."""
-    quads, seats, names, conf, whole = [], [], [], [], []
+    """cards: seat -> (card or None, confidence, whole[, (dx, dy)[, suit read surely]])."""
+    quads, seats, names, conf, whole, suits = [], [], [], [], [], []
     for seat, entry in cards.items():
         card, confidence, is_whole = entry[:3]
         dx, dy = entry[3] if len(entry) > 3 else (0, 0)
+        suits.append(entry[4] if len(entry) > 4 else None)
         x, y = ZONE_CENTRES[seat]
         x, y = x + dx, y + dy
         quads.append([(x - 30, y - 45), (x + 30, y - 45), (x + 30, y + 45), (x - 30, y + 45)])
@@ -32,7 +33,7 @@ def frame_of(cards: dict[int, tuple]) -> CardDetections:
     n = len(quads)
     return CardDetections(np.array(quads, np.float32).reshape(n, 4, 2),
                           np.ones(n, np.float32), np.array(whole, bool), seats, names,
-                          np.array(conf, np.float32))
+                          np.array(conf, np.float32), suits=suits)
 
 
 def run(script: list[dict[int, tuple]], settings: TrackerSettings = TrackerSettings()):
@@ -108,7 +109,8 @@ def referee_over(script, trump=None):
     for n, cards in enumerate(script):
         events = tracker.update(frame_of(cards), n)
         said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
-                                                         tracker.unread())]
+                                                         tracker.unread(), frozenset(),
+                                                         tracker.unread_suits())]
     return table, said
 
 
@@ -272,9 +274,10 @@ def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
     assert "AH" not in table.ruled_out(on_table=["AH"])  # a card a zone holds is never out
 
 
-def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1") -> list[dict[int, tuple]]:
+def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
+                  suits: set[tuple[int, str]] = frozenset()) -> list[dict[int, tuple]]:
     """A bundled game (game1: 76 | 44) as frames; the cards in ``unread`` (seat, card) are
-    never read surely."""
+    never read surely, and of those in ``suits`` the suit is."""
     from pathlib import Path
 
     from vision.studio.clip import game_from_file
@@ -282,7 +285,8 @@ def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1") -> list[dic
     game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / f"{name}.sueca")
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
     script = play_script(2, str(game.trump), tricks)
-    return [{s: ((e[0], 0.6, True) if (s, e[0]) in unread else e) for s, e in cards.items()}
+    return [{s: ((e[0], 0.6, True, (0, 0), e[0][-1] if (s, e[0]) in suits else None)
+                 if (s, e[0]) in unread else e) for s, e in cards.items()}
             for cards in script]
 
 
@@ -297,11 +301,24 @@ def test_one_card_never_read_is_the_one_card_not_seen_and_the_deal_gets_its_verd
     assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)  # it counts
 
 
-def test_cards_never_read_that_could_go_either_way_leave_the_deal_without_a_verdict():
-    # seat 2's 3S (round 3) and 6S (round 10) could be swapped and the deal still hold
+def test_cards_never_read_that_could_go_either_way_with_the_same_score_give_the_verdict():
+    # seat 2's 3S (round 3) and 6S (round 10) could be swapped and the deal still hold, and
+    # either way it ends 76 | 44: which lay where is not said, the verdict is
     table, said = referee_over(_game1_tricks({(2, "3S"), (2, "6S")}))
     kinds = [a.kind for a in said]
     assert kinds.count("trick_missed") == 2 and "card_deduced" not in kinds, kinds
+    settled = next(a for a in said if a.kind == "score_settled")
+    assert (settled.rounds, settled.cards, settled.ways) == ((3, 10), ("3S", "6S"), 2)
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+    assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)
+
+
+def test_cards_never_read_that_could_go_either_way_with_other_scores_leave_no_verdict():
+    # seat 1's AH (round 1) and seat 4's 4H (round 4) fit either way: 76 | 44 or 87 | 33
+    table, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 2, kinds
+    assert "card_deduced" not in kinds and "score_settled" not in kinds, kinds
     assert kinds[-1] == "game_incomplete"
 
 
@@ -320,3 +337,64 @@ def test_two_cards_never_read_in_one_trick_are_placed_the_only_way_the_play_went
     deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
     assert deduced == [(2, 3, "3D"), (2, 4, "4C")], [a.kind for a in said]
     assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_after_a_dropped_trick_a_lead_never_read_is_placed_first_not_the_first_card_read():
+    # round 3 is dropped (seat 1's 4S unread), so round 4's lead is a guess: the first card
+    # read there is seat 4's 4H, but seat 3 led with the AD, never read. The deck puts it back
+    # first, where the play allows it, and the deal gets its verdict.
+    table, said = referee_over(_game1_tricks({(1, "4S"), (3, "AD")}))
+    deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
+    assert deduced == [(3, 1, "4S"), (4, 3, "AD")], [a.kind for a in said]
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_the_suit_of_a_card_never_read_narrows_the_deck_to_the_one_way():
+    # seat 4's 4H (round 4) and 7S (round 5) fit either way: 76 | 44, or 86 | 34; with the
+    # 7S's suit read (its rank never), only one way is left
+    _, said = referee_over(_game1_tricks({(4, "4H"), (4, "7S")}))
+    assert [a.kind for a in said][-1] == "game_incomplete"
+    _, said = referee_over(_game1_tricks({(4, "4H"), (4, "7S")}, suits={(4, "7S")}))
+    deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
+    assert deduced == [(4, 4, "4H"), (5, 4, "7S")], [a.kind for a in said]
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_a_suit_read_wrongly_leaves_no_way_and_no_verdict():
+    script = _game1_tricks({(4, "4H"), (4, "7S")}, suits={(4, "7S")})
+    # the 7S's suit read as diamonds: no card missing is a diamond, so nothing fits
+    script = [{s: (e[:4] + ("D",) if len(e) > 4 and e[4] else e) for s, e in cards.items()}
+              for cards in script]
+    _, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds[-1] == "game_incomplete" and "card_deduced" not in kinds, kinds
+
+
+def test_an_unread_card_s_suit_is_reported_once_read_alike_on_enough_frames():
+    tracker = Tracker()
+    reports = []
+    for n in range(8):
+        tracker.update(frame_of({2: ("JD", 0.6, True, (0, 0), "D" if n >= 2 else None)}), n)
+        reports.append(tracker.unread_suits().get(Seat(2)))
+    # first seen on frame 0; the suit read from frame 2 on, three frames of it by frame 4
+    assert reports == [None] * 4 + [(0, "D")] * 4
+    tracker.update(frame_of({2: ("QD", 0.6, True, (0, 0), "C")}), 8)
+    assert tracker.unread_suits() == {}  # another suit seen: no longer sure
+    for n in range(9, 12):  # the card taken away: what lies there next is another card
+        tracker.update(frame_of({}), n)
+    for n in range(12, 16):
+        tracker.update(frame_of({2: ("JS", 0.6, True, (0, 0), "S")}), n)
+    assert tracker.unread_suits() == {Seat(2): (12, "S")}
+    for n in range(16, 20):  # and one slid in far from it is another card again
+        tracker.update(frame_of({2: ("KH", 0.6, True, (0, 60), None)}), n)
+    assert tracker.unread_suits() == {}
+
+
+def test_a_suit_seen_during_an_earlier_trick_never_counts_for_a_later_one():
+    table = TableReferee(RulesConfig())
+    table._note_suits({Seat(3): (100, "S")})
+    table._trick_over()
+    table._note_suits({Seat(3): (100, "S"), Seat(1): (140, "H")})  # the same card, still there
+    assert table._gap_suits == {Seat(1): (140, "H")}
+    table._note_suits({Seat(1): (150, "C")})  # another card there, of another suit
+    assert table._gap_suits == {Seat(1): (150, None)}
