@@ -21,6 +21,8 @@ from .events import (
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
+    TrumpSuitDeclared,
+    TrumpSuitRevealed,
 )
 from .gamefile import GameFileError, GameRecord, parse_game
 from .judge import Judgement, judge_game
@@ -35,7 +37,7 @@ __all__ = [
     "Phase", "Referee", "RefereeStateError",
     "Announcement", "CardAlreadyPlayed", "CardPlayed", "CardUnclear", "Cheat", "Cut",
     "DealerLacksTrump", "GameOver", "NotASuecaCard", "Outcome", "OutOfTurn", "RevokeProven",
-    "TrickWon", "TrumpDeclared", "TrumpRevealed",
+    "TrickWon", "TrumpDeclared", "TrumpRevealed", "TrumpSuitDeclared", "TrumpSuitRevealed",
     "GameFileError", "GameRecord", "parse_game", "Judgement", "judge_game",
     "Match", "MatchRules", "MatchScored",
     "SEATS", "Direction", "Pair", "Seat", "TableOrder",

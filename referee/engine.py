@@ -3,6 +3,8 @@
 States of one deal::
 
     AWAITING_TRUMP --TrumpRevealed--> PLAYING --CardPlayed x40--> OVER
+    AWAITING_TRUMP --TrumpSuitRevealed--> PLAYING (a camera read the trump's suit, not its
+                                          card: the dealer's holding it is not checked)
 
 In PLAYING, each ``CardPlayed`` is either taken into the current trick or turned away. It is
 turned away, with an announcement and the state left exactly as it was, when the reading is
@@ -48,6 +50,8 @@ from .events import (
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
+    TrumpSuitDeclared,
+    TrumpSuitRevealed,
 )
 from .seats import Pair, Seat, TableOrder
 from .tricks import Play, Trick
@@ -92,6 +96,7 @@ class Referee:
         self.accuse_confidence = accuse_confidence
         self.phase = Phase.AWAITING_TRUMP
         self.trump: Card | None = None
+        self._trump_suit: Suit | None = None  # when only the trump's suit was read
         self.round = 1
         self.leader: Seat | None = order.first_leader
         self.missed: list[int] = []  # rounds swept away unread (see ``abandon_trick``)
@@ -112,6 +117,7 @@ class Referee:
         self._trump_sureness = 1.0
         self._transitions: dict[tuple[Phase, type], Callable[..., list[Announcement]]] = {
             (Phase.AWAITING_TRUMP, TrumpRevealed): self._reveal_trump,
+            (Phase.AWAITING_TRUMP, TrumpSuitRevealed): self._reveal_trump_suit,
             (Phase.PLAYING, CardPlayed): self._play,
         }
 
@@ -124,7 +130,7 @@ class Referee:
 
     @property
     def trump_suit(self) -> Suit | None:
-        return self.trump.suit if self.trump else None
+        return self.trump.suit if self.trump else self._trump_suit
 
     @property
     def to_play(self) -> Seat | None:
@@ -155,7 +161,7 @@ class Referee:
         Raises ``RefereeStateError`` when the event cannot happen now (a card before the
         trump, anything after the game is over) and ``TypeError`` for something not an event.
         """
-        if not isinstance(event, (TrumpRevealed, CardPlayed)):
+        if not isinstance(event, (TrumpRevealed, TrumpSuitRevealed, CardPlayed)):
             raise TypeError(f"not a referee event: {event!r}")
         handler = self._transitions.get((self.phase, type(event)))
         if handler is None:
@@ -174,6 +180,11 @@ class Referee:
         self._trump_sureness = event.confidence if event.confirmed else 0.0
         self.phase = Phase.PLAYING
         return [TrumpDeclared(event.card, dealer)]
+
+    def _reveal_trump_suit(self, event: TrumpSuitRevealed) -> list[Announcement]:
+        self._trump_suit = event.suit
+        self.phase = Phase.PLAYING
+        return [TrumpSuitDeclared(event.suit, self.order.dealer)]
 
     def _play(self, event: CardPlayed) -> list[Announcement]:
         seat, card = event.seat, event.card
@@ -283,8 +294,8 @@ class Referee:
 
     def _close_trick(self) -> list[Announcement]:
         trick = Trick(tuple(self.plays))
-        assert self.trump is not None
-        winner = trick.winner(self.trump.suit)
+        assert self.trump_suit is not None
+        winner = trick.winner(self.trump_suit)
         self.points[winner.pair] += trick.points
         self.tricks.append(trick)
         said: list[Announcement] = [

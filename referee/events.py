@@ -43,7 +43,16 @@ class CardPlayed:
     alone: bool = False
 
 
-Event = TrumpRevealed | CardPlayed
+@dataclass(frozen=True, slots=True)
+class TrumpSuitRevealed:
+    """The dealer showed the trump card but only its suit could be read (a camera sure of a
+    court card's suit, not of its rank): the deal is played with that trump suit, and whether
+    the dealer holds the trump card cannot be checked."""
+
+    suit: Suit
+
+
+Event = TrumpRevealed | TrumpSuitRevealed | CardPlayed
 
 
 # ------------------------------------------------------------------------------ announcements
@@ -93,6 +102,20 @@ class TrumpDeclared(Announcement):
     @property
     def message(self) -> str:
         return f"Trump: {self.card} | {self.card.suit.full_name}"
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSuitDeclared(Announcement):
+    """The trump suit, its card not read (``TrumpSuitRevealed``)."""
+
+    kind: ClassVar[str] = "trump_suit"
+    suit: Suit
+    dealer: Seat
+
+    @property
+    def message(self) -> str:
+        return (f"Trump: {self.suit.full_name} (the trump card itself could not be read, so "
+                f"whether the dealer holds it is not checked)")
 
 
 @dataclass(frozen=True, slots=True)

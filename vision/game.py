@@ -4,9 +4,11 @@ Phases of a deal:
 
     WAIT_TRUMP --(a card lands in the dealer's zone)--> TRUMP_SHOWN (trump announced)
     WAIT_TRUMP --(a card lands in another zone: play began before the trump was read)-->
-               TRUMP_MISSED: the deal is not refereed (no trick can be judged without the
-               trump, and the dealer's next card is a play, not the trump); after ten sweeps
-               of the table the deal ends with no verdict
+               PLAYING with the trump's suit, if that was read surely though the card was
+               not (``TrumpSuitDeclared``: whether the dealer holds the trump card is not
+               checked); otherwise TRUMP_MISSED: the deal is not refereed (no trick can be
+               judged without the trump, and the dealer's next card is a play, not the
+               trump); after ten sweeps of the table the deal ends with no verdict
     TRUMP_SHOWN --(that zone clears, or another seat plays)--> PLAYING
     PLAYING --(a card lands)--> the play goes to the referee; after the fourth card of a trick
                --> SWEEP
@@ -31,7 +33,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from referee.cards import FULL_DECK, SUECA_DECK, Card, CardError
+from referee.cards import FULL_DECK, SUECA_DECK, Card, CardError, Suit
 from referee.config import RulesConfig
 from referee.engine import ROUNDS, Referee, RefereeStateError
 from referee.events import (
@@ -46,6 +48,8 @@ from referee.events import (
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
+    TrumpSuitDeclared,
+    TrumpSuitRevealed,
 )
 from referee.match import Match
 from referee.seats import Seat, TableOrder
@@ -280,25 +284,35 @@ class TableReferee:
             return []
         if self.phase is Phase.TRUMP_MISSED:
             return []
+        said: list[Announcement] = []
         if self.phase is Phase.WAIT_TRUMP:
             if event.seat != self.order.dealer:
                 # play has begun, so the trump was shown unread (or not at all); the dealer's
-                # next card would be a play, and no trick can be judged without the trump
-                self.phase = Phase.TRUMP_MISSED
-                return [TrumpNotRead(self.order.dealer)]
-            said = self.referee.feed(TrumpRevealed(card, event.confidence, event.looks >= 2))
-            if any(isinstance(a, TrumpDeclared) for a in said):
-                self.phase = Phase.TRUMP_SHOWN
-            return said
+                # next card would be a play, and no trick can be judged without the trump...
+                shown = self._gap_suits.get(self.order.dealer)
+                if shown is None or shown[1] is None:
+                    self.phase = Phase.TRUMP_MISSED
+                    return [TrumpNotRead(self.order.dealer)]
+                # ...or at least its suit, which is all the tricks need
+                said = self.referee.feed(TrumpSuitRevealed(Suit.parse(shown[1])))
+                self._trick_over()  # what was read of the trump card is no play's
+                self.phase = Phase.PLAYING
+            else:
+                said = self.referee.feed(TrumpRevealed(card, event.confidence,
+                                                       event.looks >= 2))
+                if any(isinstance(a, TrumpDeclared) for a in said):
+                    self.phase = Phase.TRUMP_SHOWN
+                    self._trick_over()
+                return said
         if self.phase is Phase.TRUMP_SHOWN:
             if event.seat == self.order.dealer:
                 return []  # the trump card lies there still (or again)
             self.phase = Phase.PLAYING
         if self._just_played(event.seat, card):
-            return []  # the same card seen landing again (nudged, or a restarted tracker)
+            return said  # the same card seen landing again (nudged, or a restarted tracker)
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
-        return self._play(event, card, unread)
+        return said + self._play(event, card, unread)
 
     def _just_played(self, seat: Seat, card: Card) -> bool:
         recent = list(self.referee.plays)
@@ -445,7 +459,8 @@ class TableReferee:
         the deal keeps its "no verdict"."""
         if not any(isinstance(a, GameIncomplete) for a in said) or not self._dropped \
                 or None in self._dropped \
-                or len(self._dropped) != len(self.referee.missed) or self.referee.trump is None:
+                or len(self._dropped) != len(self.referee.missed) \
+                or self.referee.trump_suit is None:
             return said
         dropped = [d for d in self._dropped if d is not None]
         known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
@@ -488,8 +503,9 @@ class TableReferee:
         order), the cheating it shows in its ``cheat``; None if it cannot be what happened (a
         play out of turn, or anything else but tricks and cheating)."""
         again = Referee(self.order)
-        assert self.referee.trump is not None
-        said = again.feed(TrumpRevealed(self.referee.trump))
+        trump, suit = self.referee.trump, self.referee.trump_suit
+        assert suit is not None
+        said = again.feed(TrumpRevealed(trump) if trump is not None else TrumpSuitRevealed(suit))
         tricks, fill = iter(self.referee.tricks), iter(cards)
         for number in range(1, ROUNDS + 1):
             plays = dropped[number] if number in dropped else tuple(
@@ -501,7 +517,8 @@ class TableReferee:
                 except RefereeStateError:
                     return None
         over = [a for a in said if isinstance(a, GameOver)]
-        if any(not isinstance(a, (TrumpDeclared, Cut, TrickWon, GameOver, Cheat)) for a in said) \
+        if any(not isinstance(a, (TrumpDeclared, TrumpSuitDeclared, Cut, TrickWon, GameOver,
+                                  Cheat)) for a in said) \
                 or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
         return over[0]  # the first cheating proven is the verdict's ``cheat``
@@ -552,9 +569,9 @@ class TableReferee:
 
     def state(self) -> dict[str, Any]:
         """What an overlay or a log needs to show where the game is."""
-        trump = self.referee.trump
+        trump, suit = self.referee.trump, self.referee.trump_suit
         return {"phase": self.phase.value, "deal": self.deal, "tricks": self.tricks_done,
                 "score": list(self.referee.score),
                 "trick": [f"{p.seat.number}:{p.card}" for p in self.referee.plays],
-                "trump": str(trump) if trump else None,
+                "trump": str(trump) if trump else suit.full_name if suit else None,
                 "to_play": self.referee.to_play.number if self.referee.to_play else None}

@@ -143,6 +143,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     # how sure a card read by ruling others out may be: enough to play, never to accuse on
     settings = table.rules.referee
     play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
+    last_suits: dict = {}
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -169,11 +170,15 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             result.reused_frames += 1
         events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read)
         said_now = []
-        if frame.index > skip_until and events:
+        # the suits read of cards that cannot be read (the trump's among them) count even on
+        # frames without events, so the referee hears of them when they change
+        suits = tracker.unread_suits()
+        if frame.index > skip_until and (events or suits != last_suits):
+            last_suits = suits
             # a zone where the detector found nothing though something lies there is as
             # unread as one whose card was read unsurely: a play after it is not out of turn
             holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
-            empty, suits = gate.empty_zones(), tracker.unread_suits()
+            empty = gate.empty_zones()
             said_now = table.on_events(events, frame.index, frame.time_s, holding, unread,
                                        empty, suits)
             if log is not None:

@@ -74,6 +74,7 @@ _PHRASES = {
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
            "out_of_turn": "O jogador {seat} jogou fora de vez",
+           "trump_suit": "Trunfo: {suit_pt}; a carta do trunfo não foi lida",
            "trump_unclear": "O trunfo não foi lido antes de começar o jogo: esta mão não pode "
                             "ser arbitrada",
            "card_deduced": "Vaza {round}: a carta do lugar {seat} não foi lida, mas só pode "
@@ -92,6 +93,8 @@ def spoken(item: Said, lang: str) -> str | None:
     if phrase is not None:
         if a.kind == "trump":
             data["card"] = spoken_card(data["card"], lang)
+        if a.kind == "trump_suit":
+            data["suit_pt"] = _SUITS_PT[data["suit"]]
         return phrase.format(**data)
     if lang == "en":
         return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())
@@ -180,8 +183,8 @@ class Overlay:
             _label(image, text, (int(x), int(y) - 4), 0.6 * scale, colour)
         for item in said:
             a = item.announcement
-            if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in ("card_unclear", "out_of_turn",
-                                                                  "trump_unclear"):
+            if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in (
+                    "card_unclear", "out_of_turn", "trump_unclear", "trump_suit"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)

@@ -22,8 +22,11 @@ from referee import (
     RevokeProven,
     Seat,
     TrickWon,
+    Suit,
     TrumpDeclared,
     TrumpRevealed,
+    TrumpSuitDeclared,
+    TrumpSuitRevealed,
     judge_game,
     parse_game,
 )
@@ -98,6 +101,19 @@ def test_dealer_lacking_the_trump_card():
     assert len(lacks) == 1 and lacks[0].seat != Seat(2)
     assert lacks[0].message == "Player 2 (dealer) does not hold trump card 4D"
     assert said[-1].score == (120, 0)  # the dealer's pair (B) cheated: pair A takes all
+
+
+def test_a_trump_known_by_its_suit_alone_judges_the_tricks_but_not_the_dealer():
+    events = sample_events("game1")
+    referee = Referee()
+    said = feed_all(referee, [TrumpSuitRevealed(Suit.DIAMONDS)] + events[1:])
+    assert said[0] == TrumpSuitDeclared(Suit.DIAMONDS, Seat(2))
+    assert said[-1] == GameOver((76, 44), Outcome.PAIR_A, None)  # tricks need only the suit
+    # game1a: the dealer lacks the trump card 4D; with only its suit read nobody can say so
+    events = sample_events("game1a")
+    said = feed_all(Referee(), [TrumpSuitRevealed(events[0].card.suit)] + events[1:])
+    assert not any(isinstance(a, DealerLacksTrump) for a in said)
+    assert said[-1].cheat is None
 
 
 def test_card_played_twice():

@@ -146,6 +146,17 @@ def test_play_begun_before_the_trump_was_read_leaves_the_deal_unrefereed_and_nob
     assert table.deal == 2 and table.phase is Phase.WAIT_TRUMP
 
 
+def test_a_trump_whose_suit_alone_was_read_lets_the_deal_be_refereed():
+    script = _game1_tricks(set())
+    # the dealer's 7D is read unsurely, though surely a diamond, then taken back
+    script[3:11] = [{2: ("7D", 0.7, True, (0, 0), "D")}] * 8
+    table, said = referee_over(script)
+    assert said[0].kind == "trump_suit" and said[0].suit.symbol == "D", [a.kind for a in said]
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+    table, _ = referee_over(script[:60])  # mid-deal, the overlay shows the suit
+    assert table.state()["trump"] == "Diamonds" and table._gap_suits == {}
+
+
 def test_given_trump_skips_waiting_and_unclear_cards_are_asked_again():
     script = [{1: ("AH", 0.99, True)}] * 8 + [{1: ("AH", 0.99, True), 2: ("2D", 0.5, True)}] * 30
     _, said = referee_over(script, trump=Card.parse("7D"))
