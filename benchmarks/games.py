@@ -49,7 +49,8 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) 
                                  CardDetector(models_dir / "detector.onnx", threads=1),
                                  CardClassifier(models_dir / "cards.onnx", threads=1))
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
-            "false": comparison.false_accusations, "delays": comparison.delays,
+            "false": comparison.false_accusations, "wrong": comparison.statements_wrong,
+            "delays": comparison.delays,
             "verdict": comparison.verdict_right,
             "cheats": (comparison.accusations_made, comparison.accusations_expected),
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
@@ -86,7 +87,7 @@ def main() -> None:
                 print(f"game {r['seed']:3d} ({r['design']}, revoke {r['revoke']}): {verdict}; "
                       f"plays {r['plays'][0]}/{r['plays'][1]} right, {r['plays'][2]} misread; "
                       f"tricks {r['tricks'][0]}/{r['tricks'][1]}; false accusations "
-                      f"{r['false']}", flush=True)
+                      f"{r['false']}; said wrongly {r['wrong']}", flush=True)
                 if not r["right"]:
                     for line in r["lines"][:6]:
                         print("    " + line)
@@ -98,7 +99,8 @@ def main() -> None:
           f"{tricks[1]}")
     print(f"{sum(r['right'] for r in results)} of {len(results)} games refereed entirely right"
           f" ({sum(r['revoke'] for r in results)} with a revoke); false accusations: "
-          f"{sum(r['false'] for r in results)}; {time.monotonic() - started:.0f} s")
+          f"{sum(r['false'] for r in results)}; trumps, cuts and tricks said wrongly: "
+          f"{sum(r['wrong'] for r in results)}; {time.monotonic() - started:.0f} s")
     cheats = [sum(r["cheats"][i] for r in results) for i in range(2)]
     print(f"verdicts right: {sum(r['verdict'] for r in results)} of {len(results)}; cheating "
           f"announced: {cheats[0]} of {cheats[1]}")

@@ -11,7 +11,8 @@ turned away, with an announcement and the state left exactly as it was, when the
 unsure (``CardUnclear``), when it is not a Sueca card (``NotASuecaCard``), or when the seat is not
 the one whose turn it is (``OutOfTurn``). A play that would prove cheating is only taken when its
 reading is at least ``accuse_confidence`` sure; otherwise it is ``CardUnclear`` too, so nobody is
-accused on a doubtful reading. The earlier readings a proof rests on (the card's first play,
+accused on a doubtful reading. So is a card read as one already played when that proves
+nothing (one of the two readings is unsure): it is taken only if read that surely. The earlier readings a proof rests on (the card's first play,
 the off-suit card and the lead it did not follow, the trump) must be as sure, or there is no
 proof.
 
@@ -103,6 +104,7 @@ class Referee:
         # whether who led the trick in progress is known: not after a dropped trick, until a
         # lead is seen coming down ``alone``; a trick led by a guess is won by a guess too
         self._lead_known = True
+        self._lead_doubted = False  # the trick in progress was led by such a guess
         self.plays: list[Play] = []  # the trick in progress
         self.tricks: list[Trick] = []
         self.points = {Pair.A: 0, Pair.B: 0}
@@ -199,6 +201,11 @@ class Referee:
         cheats = self._cheats_proven_by(seat, card)
         if cheats and (event.confidence < self.accuse_confidence or not event.confirmed):
             return [CardUnclear(seat, card, event.confidence)]
+        if not cheats and card in self._played and event.confidence < self.accuse_confidence:
+            # read as a card already played, but not surely enough to prove it was played
+            # twice: one of the two readings is wrong, and this one is not sure enough to
+            # take over the other
+            return [CardUnclear(seat, card, event.confidence)]
         # From here on the play is taken.
         said: list[Announcement] = list(cheats)
         if self.cheat is None and cheats:
@@ -209,7 +216,10 @@ class Referee:
         if card not in self._played:
             self._played[card] = [self.round, event.confidence if event.confirmed else 0.0]
         if not self.plays:
-            if self.leader is None:  # after a dropped trick: whoever plays first leads
+            # after a dropped trick whoever plays first leads; unless the card came down
+            # alone, that is a guess, and in this trick a card never read may have led
+            self._lead_doubted = self.leader is None and not event.alone
+            if self.leader is None:
                 self._lead_known = event.alone
             self.leader = seat
         else:
@@ -222,7 +232,8 @@ class Referee:
                     # guessed lead is no evidence of a revoke
                     self._failed_to_follow[(seat, lead)] = (
                         self.round, card, self.plays[0].card if self._lead_known else None)
-                if card.suit is trump:
+                if card.suit is trump and not self._lead_doubted:
+                    # (with the lead in doubt, the true lead may have been a trump: no cut)
                     said.append(Cut(self.round, seat, card, lead))
         self.plays.append(Play(seat, card))
         if len(self.plays) == 4:

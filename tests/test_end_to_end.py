@@ -68,11 +68,13 @@ def folder(tmp_path_factory):
 
 @pytest.mark.parametrize("seed,revoke", GAMES)
 def test_nobody_is_falsely_accused(folder, seed, revoke):
-    """Whatever the readers get wrong, nobody is accused of cheating they did not do, and no
-    verdict is given that is not the truth's."""
+    """Whatever the readers get wrong, nobody is accused of cheating they did not do, nothing
+    false is said of the play, and no verdict is given that is not the truth's."""
     result, comparison = refereed(seed, revoke, folder)
     assert result.frames > 300 and result.calibrated_frames == result.frames
     assert comparison.false_accusations == 0, comparison.lines()
+    # and every trump, cut and trick won said is true (who, which card, how many points)
+    assert comparison.statements_wrong == 0, comparison.lines()
     # nor is a game ever given a wrong verdict: the truth's, or none ("no verdict")
     said = comparison.verdict_said
     if said and said[0].startswith(("Pair", "The game resulted")):

@@ -356,12 +356,15 @@ class TableReferee:
                                                 alone=event in self._alone))
         except RefereeStateError:
             return []
-        if not looked_twice and confidence >= self.referee.min_confidence \
+        if confidence >= self.referee.min_confidence \
                 and any(isinstance(a, CardUnclear) for a in said):
-            # This play would prove cheating, and one look, however sure, is not proof: it
-            # waits (quietly: the camera looks again by itself) for a second look.
+            # This play would prove cheating (or is read as a card already played), and it
+            # is not proof: one look, however sure, or a reading under accuse_confidence. It
+            # waits for a second look (quietly: the camera looks again by itself), and the
+            # plays after it wait for it, as for a card not read: its seat played, so they
+            # are not out of turn. Read twice and still unsure, it is asked for again.
             self._unconfirmed[event.seat] = (event, card)
-            return []
+            return [] if not looked_twice else said
         if (len(self.referee.tricks), len(self.referee.plays)) != before:
             self.taken.append(event)  # taken: not turned away
         said = self._settle(said)

@@ -34,6 +34,7 @@ class Comparison:
     announcements_expected: int = 0
     announcements_matched: int = 0
     false_accusations: int = 0
+    statements_wrong: int = 0  # a trump, cut or trick won said that the truth log does not say
     accusations_expected: int = 0  # cheating the truth log announces (revokes and the like)
     accusations_made: int = 0  # of those, announced by the referee word for word
     delays: list[int] = field(default_factory=list)
@@ -47,7 +48,7 @@ class Comparison:
     def all_right(self) -> bool:
         return (self.plays_right == self.plays_expected and not self.plays_extra
                 and self.tricks_right == self.tricks_expected and self.verdict_right
-                and not self.false_accusations
+                and not self.false_accusations and not self.statements_wrong
                 and self.announcements_matched == self.announcements_expected)
 
     def lines(self) -> list[str]:
@@ -56,7 +57,8 @@ class Comparison:
         out = [f"truth: plays {self.plays_right}/{self.plays_expected} right"
                f" ({self.plays_missing} missed, {self.plays_extra} misread){delay}",
                f"truth: tricks {self.tricks_right}/{self.tricks_expected} with the right winner;"
-               f" announcements {self.announcements_matched}/{self.announcements_expected};"
+               f" announcements {self.announcements_matched}/{self.announcements_expected}"
+               f" ({self.statements_wrong} said wrongly);"
                f" cheating announced {self.accusations_made}/{self.accusations_expected},"
                f" false accusations {self.false_accusations}",
                "truth: verdict " + ("matches" if self.verdict_right else
@@ -68,6 +70,13 @@ class Comparison:
 # what the referee holds against a player: the cheating it proves, and a card called out of
 # turn (the truth's games are played in turn, so such a call is false unless the log has it)
 ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played", "out_of_turn"}
+# what the referee states as fact about the play (the truth log says each that is true)
+STATEMENTS = {"trump", "cut", "trick_won"}
+
+
+def _fact(announcement: dict[str, Any]) -> tuple:
+    """What a trump, cut or trick won says of the play, without the running score."""
+    return tuple(announcement.get(k) for k in ("kind", "round", "seat", "card", "lead_suit", "points"))
 
 
 def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
@@ -115,6 +124,15 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
             result.accusations_made += item[0] in ACCUSATIONS
         else:
             result.problems.append(f"not announced: {item[1].splitlines()[0]}")
+    # a trump, cut or trick won must be true in what it says of the play (a running score
+    # may differ from the truth's after a trick that could not be scored)
+    true_facts = [_fact(r) for r in truth if r.get("event") == "announce"
+                  and r.get("kind") in STATEMENTS]
+    for item in said:
+        fact = item.announcement.to_dict()
+        if fact["kind"] in STATEMENTS and _fact(fact) not in true_facts:
+            result.statements_wrong += 1
+            result.problems.append(f"said wrongly: {item.announcement.message}")
     expected_accusations = {m for k, m in expected if k in ACCUSATIONS}
     for kind, message in got:
         if kind in ACCUSATIONS and message not in expected_accusations:

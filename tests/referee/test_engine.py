@@ -116,6 +116,34 @@ def test_a_trump_known_by_its_suit_alone_judges_the_tricks_but_not_the_dealer():
     assert said[-1].cheat is None
 
 
+def test_after_a_dropped_trick_a_guessed_lead_makes_no_cut():
+    def after_a_dropped_trick(alone: bool) -> list:
+        referee = Referee()
+        referee.feed(TrumpRevealed(Card.parse("7D")))
+        referee.feed(play(1, "AH"))
+        referee.abandon_trick()  # swept before all four cards were read
+        said = referee.feed(CardPlayed(Seat(2), Card.parse("2H"), alone=alone))
+        return said + referee.feed(play(3, "3D"))
+
+    # the 2H came down while another card lay unread: that card may have been a trump lead
+    assert not any(isinstance(a, Cut) for a in after_a_dropped_trick(alone=False))
+    assert any(isinstance(a, Cut) for a in after_a_dropped_trick(alone=True))
+
+
+def test_a_card_read_again_unsurely_is_not_taken_and_surely_is():
+    def second_reading(first: float, again: float) -> list:
+        referee = Referee(min_confidence=0.9, accuse_confidence=0.98)
+        referee.feed(TrumpRevealed(Card.parse("7D")))
+        for seat, card in ((1, "AH"), (2, "3H"), (3, "5H"), (4, "2H")):
+            referee.feed(play(seat, card, first if card == "AH" else 1.0))
+        return referee.feed(play(1, "AH", again))  # seat 1 won the trick and leads
+
+    # the first AH read at 0.95: neither reading proves the card was played twice
+    assert [type(a) for a in second_reading(0.95, 0.95)] == [CardUnclear]
+    assert second_reading(0.95, 0.99) == []  # taken: this reading is the surer
+    assert [type(a) for a in second_reading(0.99, 0.99)] == [CardAlreadyPlayed]
+
+
 def test_card_played_twice():
     referee = Referee()
     said = feed_all(referee, sample_events("game1d"))

@@ -66,3 +66,23 @@ def test_a_card_called_out_of_turn_in_a_game_played_in_turn_is_a_false_accusatio
     said = [_said("out_of_turn", "Player 4 played 2H out of turn in round 1")]
     comparison = compare_with_truth(truth_log(), said, taken)
     assert comparison.false_accusations == 1 and not comparison.all_right
+
+
+def test_a_trick_or_cut_said_wrongly_counts_though_a_running_score_may_differ():
+    from referee import Card, Cut, TrickWon
+    from referee.cards import Suit
+    from referee.tricks import Play, Trick
+    from vision.game import Said
+
+    log = truth_log() + [{"event": "announce", "kind": "cut", "round": 1, "seat": 2,
+                          "card": "2D", "lead_suit": "H", "message": "c1"}]
+    taken = [landing(n) for n in range(len(PLAYS))]
+    trick = Trick(tuple(Play(Seat(s), Card.parse(c)) for s, c in PLAYS[:4]))
+    right = [Said(40, 1.3, Cut(1, Seat(2), Card.parse("2D"), Suit.HEARTS)),
+             Said(40, 1.3, TrickWon(1, Seat(2), 11, (0, 99), trick))]  # another running score
+    assert compare_with_truth(log, right, taken).statements_wrong == 0
+    wrong = [Said(40, 1.3, Cut(1, Seat(2), Card.parse("2D"), Suit.CLUBS)),  # not that lead
+             Said(40, 1.3, TrickWon(1, Seat(2), 10, (0, 10), trick))]  # not those points
+    comparison = compare_with_truth(log, wrong, taken)
+    assert comparison.statements_wrong == 2 and not comparison.all_right
+    assert any("(2 said wrongly)" in line for line in comparison.lines())
