@@ -151,15 +151,24 @@ class _Dropped:
         return all(str(card)[-1] == suit for s, suit in self.suits if s == seat)
 
 
-def _distinct(fits: list[list[Card]],
+class _TooMany(Exception):
+    """More ways to try than ``_settle`` will look through."""
+
+
+def _distinct(fits: list[list[Card]], budget: list[int],
               taken: tuple[Card, ...] = ()) -> Iterator[tuple[Card, ...]]:
-    """Each way of picking one card from each list, no card twice (a generator)."""
+    """Each way of picking one card from each list, no card twice (a generator). ``budget``
+    (one number, in a list so that all calls share it) counts down the picks tried, dead ends
+    included; ``_TooMany`` when it runs out."""
     if len(taken) == len(fits):
         yield taken
         return
     for card in fits[len(taken)]:
         if card not in taken:
-            yield from _distinct(fits, taken + (card,))
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _TooMany
+            yield from _distinct(fits, budget, taken + (card,))
 
 
 @dataclass(frozen=True)
@@ -472,14 +481,17 @@ class TableReferee:
         gaps = sum(card is None for d in dropped for _, card in d.orders[0])
         if len(known) != len(set(known)) or len(missing) != gaps:
             return said
-        tries = []
-        for orders in itertools.product(*(d.orders for d in dropped)):
-            fits = [[c for c in missing if d.fits(seat, c)]
-                    for d, order in zip(dropped, orders) for seat, c in order if c is None]
-            tries += [(cards, orders) for cards in itertools.islice(
-                _distinct(fits), MOST_WAYS + 1 - len(tries))]
-            if len(tries) > MOST_WAYS:
-                return said  # too many ways to tell apart
+        tries, budget = [], [20 * MOST_WAYS]
+        try:
+            for orders in itertools.product(*(d.orders for d in dropped)):
+                fits = [[c for c in missing if d.fits(seat, c)]
+                        for d, order in zip(dropped, orders) for seat, c in order if c is None]
+                tries += [(cards, orders) for cards in itertools.islice(
+                    _distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
+                if len(tries) > MOST_WAYS:
+                    return said  # too many ways to tell apart
+        except _TooMany:
+            return said  # too many to look through (most of them dead ends)
         ways = []
         for cards, orders in tries:
             over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)

@@ -423,3 +423,17 @@ def test_a_card_read_as_one_already_played_but_not_surely_makes_nobody_out_of_tu
     kinds = [a.kind for a in said]
     assert "out_of_turn" not in kinds and "card_already_played" not in kinds, kinds
     assert kinds[-2:] == ["card_unclear", "trick_missed"], kinds
+
+
+def test_the_ways_to_try_are_counted_dead_ends_included():
+    from vision.game import MOST_WAYS, _distinct, _TooMany
+
+    courts = {suit: [Card.parse(r + suit) for r in "JQK"] for suit in "CDHS"}
+    # twelve court cards never read, each one's suit read: 3! ways a suit, 1,296 in all
+    fits = [courts[suit] for suit in "CDHS" for _ in range(3)]
+    assert sum(1 for _ in _distinct(fits, [20 * MOST_WAYS])) == 6 ** 4
+    # eleven cards of unknown suit and one whose suit no card missing has: nothing fits, and
+    # finding that out would take 12! tries; the budget stops it
+    anything = [c for cards in courts.values() for c in cards]
+    with pytest.raises(_TooMany):
+        list(_distinct([anything] * 11 + [[]], [20 * MOST_WAYS]))
