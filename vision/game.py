@@ -193,6 +193,7 @@ class TableReferee:
     match: Match = field(init=False)
     phase: Phase = field(init=False)
     deal: int = field(default=1, init=False)
+    _began: int = field(default=-1, init=False)  # the frame this deal began on
     taken: list[CardLanded] = field(default_factory=list, init=False)  # landings played
 
     def __post_init__(self) -> None:
@@ -268,6 +269,7 @@ class TableReferee:
             out += self._count_sweeps(bool(holding or unread))
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
+            self._began = frame
         return [Said(frame, time_s, a) for a in out]
 
     def _note_suits(self, suits: dict[Seat, tuple[int, str]]) -> None:
@@ -299,7 +301,8 @@ class TableReferee:
                 # play has begun, so the trump was shown unread (or not at all); the dealer's
                 # next card would be a play, and no trick can be judged without the trump...
                 shown = self._gap_suits.get(self.order.dealer)
-                if shown is None or shown[1] is None:
+                if shown is None or shown[1] is None or shown[0] <= self._began:
+                    # (a card first seen before this deal began is no trump of it)
                     self.phase = Phase.TRUMP_MISSED
                     return [TrumpNotRead(self.order.dealer)]
                 # ...or at least its suit, which is all the tricks need

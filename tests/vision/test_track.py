@@ -437,3 +437,18 @@ def test_the_ways_to_try_are_counted_dead_ends_included():
     anything = [c for cards in courts.values() for c in cards]
     with pytest.raises(_TooMany):
         list(_distinct([anything] * 11 + [[]], [20 * MOST_WAYS]))
+
+
+def test_a_card_left_unread_from_the_last_deal_is_no_trump_of_the_next():
+    script = _game1_tricks(set())
+    dealer = TableReferee(RulesConfig()).order.next_deal().dealer.number  # the next deal's
+    other = 1 if dealer != 1 else 2
+    # as the last trick is swept, a card is left in the next dealer's zone, surely a spade
+    # but never read; play then begins in another zone
+    unread = (dealer, ("KS", 0.6, True, (0, 40), "S"))
+    script = script[:-12] + [dict([unread])] * 30 \
+        + [dict([unread, (other, ("AH", 0.99, True))])] * 8
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert table.deal == 2 and kinds[-1] == "trump_unclear", kinds
+    assert "trump_suit" not in kinds and "out_of_turn" not in kinds, kinds
