@@ -299,8 +299,8 @@ class Tracker:
     def unread_suits(self) -> dict[Seat, tuple[int, str]]:
         """Zones where a card lies unread whose suit was read surely: the frame the card was
         first seen there, and the suit (``ZoneTracker.unread_suit``)."""
-        return {seat: z.unread_suit for seat, z in self.zones.items()
-                if z.unread_suit is not None}
+        found = {seat: z.unread_suit for seat, z in self.zones.items()}
+        return {seat: suit for seat, suit in found.items() if suit is not None}
 
 
 def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:
