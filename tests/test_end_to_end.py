@@ -114,13 +114,14 @@ def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder, seed)
     assert comparison.verdict_right, comparison.lines()
 
 
-@pytest.mark.parametrize("seed", [1, 5, 6, 7, 13])
+@pytest.mark.parametrize("seed", [1, 5, 6, 7, 10, 13, 18])
 def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed):
     """These games each drop tricks holding cards never read surely, but every other card of
     the deck was read, and every way of putting the unread ones back that the play allows
-    (and their suits, where those were read surely) gives one score and no cheating: the
-    verdict is the truth's. Games 1 and 7 need the suits of unread cards, game 5 the rule
-    that several ways with one score settle it."""
+    (and their suits or ranks, where those were read surely) gives one score and no
+    cheating: the verdict is the truth's. Games 1 and 7 need the suits of unread cards,
+    games 10 and 18 their ranks (game 10 also a dropped trick whose lead was never read),
+    game 5 the rule that several ways with one score settle it."""
     result, comparison = refereed(seed, seed % 4 == 0, folder)
     kinds = {s.announcement.kind for s in result.said}
     assert kinds & {"card_deduced", "score_settled"}, comparison.lines()

@@ -9,3 +9,10 @@ BACK = "back"
 NOT_A_CARD = "none"
 CLASSES: tuple[str, ...] = tuple(str(c) for c in FULL_DECK) + (BACK, NOT_A_CARD)
 CROP_SIZE = (64, 96)  # width, height of a rectified card as the classifier sees it
+SUITS = ("C", "D", "H", "S")
+
+
+def part_fits(part: str, card: str) -> bool:
+    """Whether ``card`` (``QS``) has ``part``, what was read surely of a card not read surely
+    as a whole: its suit (``S``) or its rank (``Q``, ``10``); the two never look alike."""
+    return card[-1] == part if part in SUITS else card[:-1] == part

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD
+from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS
 from .detect import CardDetections
 from .geometry import rectify
 from .models import MODELS, load_session
@@ -24,12 +24,15 @@ from .models import MODELS, load_session
 # card back for the card to count as seen whole
 BACK_SURE = 0.9
 # how sure the classifier must be of a card's suit (its probabilities summed over the suit's
-# ranks) for the suit to count as read, whether or not the card itself is read surely
-SUIT_SURE = 0.95
-# the class indices of each suit's cards
-_SUIT_CLASSES = {suit: np.array([i for i, c in enumerate(CLASSES)
-                                 if c not in (BACK, NOT_A_CARD) and c[-1] == suit])
-                 for suit in "SHDC"}
+# cards), or of its rank, for that part of the card to count as read, whether or not the card
+# itself is read surely
+PART_SURE = 0.95
+# the class indices of the cards of each suit, and of each rank
+_PART_CLASSES = {part: np.array([i for i, c in enumerate(CLASSES)
+                                 if c not in (BACK, NOT_A_CARD) and (
+                                     c[-1] == part if part in SUITS else c[:-1] == part)])
+                 for part in SUITS + ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                      "Q", "K")}
 
 
 class ClassifierError(RuntimeError):
@@ -114,27 +117,37 @@ class CardClassifier:
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         probs = self.probabilities(crops)
-        suits = sure_suits(probs)
+        parts = sure_parts(probs)
         names, confidence = self._classify(probs, ruled_out, below, at_most)
-        for i, name, conf, suit in zip(whole, names, confidence, suits):
+        for i, name, conf, part in zip(whole, names, confidence, parts):
             if detections.back_on_top[i]:  # the mark, not ``whole``: read again, still so
                 if name != BACK or conf < BACK_SURE:
                     continue  # unread, as any card not seen whole
                 detections.whole[i] = True
             detections.cards[i] = None if name == NOT_A_CARD else name
             detections.confidence[i] = float(conf)
-            detections.suits[i] = suit
+            detections.parts[i] = part
         return detections
 
 
-def sure_suits(probs: np.ndarray, sure: float = SUIT_SURE) -> list[str | None]:
-    """The suit each row of ``probs`` (the classifier's probabilities) is read as, where the
-    probabilities of that suit's cards add up to at least ``sure``; None elsewhere. A court
-    card whose rank the classifier cannot tell often shows its suit plainly."""
-    by_suit = np.stack([probs[:, idx].sum(axis=1) for idx in _SUIT_CLASSES.values()], axis=1)
-    names = list(_SUIT_CLASSES)
-    return [names[k] if by_suit[n, k] >= sure else None
-            for n, k in enumerate(by_suit.argmax(axis=1))]
+def sure_parts(probs: np.ndarray, sure: float = PART_SURE) -> list[str | None]:
+    """What part of each card is read surely (``probs``: the classifier's probabilities): its
+    suit (``S``), where the probabilities of that suit's cards add up to at least ``sure``,
+    else its rank (``7``), where those of that rank's cards do; None where neither does. A
+    court card whose rank the classifier cannot tell often shows its suit plainly, and a pip
+    card whose black suit it cannot tell its rank."""
+    names = list(_PART_CLASSES)
+    sums = np.stack([probs[:, idx].sum(axis=1) for idx in _PART_CLASSES.values()], axis=1)
+    suits, ranks = sums[:, :len(SUITS)], sums[:, len(SUITS):]
+    out: list[str | None] = []
+    for suit, rank in zip(suits, ranks):
+        if suit.max() >= sure:
+            out.append(names[int(suit.argmax())])
+        elif rank.max() >= sure:
+            out.append(names[len(SUITS) + int(rank.argmax())])
+        else:
+            out.append(None)
+    return out
 
 
 def as_crop(image: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:

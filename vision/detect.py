@@ -54,8 +54,8 @@ class CardDetections:
     pattern running to its edge looks like the card under it), so not ``whole``; the
     classifier takes it as whole only if it reads a card back there surely (a back is never
     a play, so taking one costs nothing; a face is never trusted on sides it cannot see);
-    ``suits``: the suit of a whole card when the classifier is sure of it, whether or not it
-    is sure of the card (None otherwise)."""
+    ``parts``: the part of a whole card the classifier is sure of, whether or not it is sure
+    of the card: its suit (``S``) or else its rank (``7``); None otherwise."""
 
     quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
     scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
@@ -64,20 +64,20 @@ class CardDetections:
     cards: list[str | None] = field(default_factory=list)
     confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     back_on_top: np.ndarray | None = None
-    suits: list[str | None] | None = None
+    parts: list[str | None] | None = None
 
     def __post_init__(self) -> None:
         n = len(self.quads)
         if self.back_on_top is None:
             self.back_on_top = np.zeros(n, bool)
-        if self.suits is None:
-            self.suits = [None] * n
+        if self.parts is None:
+            self.parts = [None] * n
         if n and self.quads.shape[1:] != (4, 2):
             raise ValueError(f"quads must be (N, 4, 2), not {self.quads.shape}")
         for name in ("scores", "whole", "confidence", "back_on_top"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
-        for name in ("seats", "cards", "suits"):
+        for name in ("seats", "cards", "parts"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
 
@@ -90,7 +90,7 @@ class CardDetections:
         return CardDetections(self.quads[index], self.scores[index], self.whole[index],
                               [self.seats[i] for i in index], [self.cards[i] for i in index],
                               self.confidence[index], self.back_on_top[index],
-                              [self.suits[i] for i in index])
+                              [self.parts[i] for i in index])
 
     @staticmethod
     def joined(parts: list[CardDetections]) -> CardDetections:
@@ -105,7 +105,7 @@ class CardDetections:
                               [c for p in parts for c in p.cards],
                               np.concatenate([p.confidence for p in parts]),
                               np.concatenate([p.back_on_top for p in parts]),
-                              [s for p in parts for s in p.suits])
+                              [s for p in parts for s in p.parts])
 
     @property
     def centres(self) -> np.ndarray:

@@ -54,12 +54,13 @@ from referee.events import (
 from referee.match import Match
 from referee.seats import Seat, TableOrder
 
+from .cardclasses import SUITS, part_fits
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 
 
 # the most ways of putting the cards never read back in their places (each scored again)
-# that a deal's verdict may be worked out from: four cards of unknown suit make 24, twelve
-# court cards whose suits alone were read 1,296
+# that a deal's verdict may be worked out from: four cards of which nothing was read make 24,
+# twelve court cards whose suits alone were read 1,296
 MOST_WAYS = 2000
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
@@ -143,12 +144,13 @@ class _Dropped:
 
     round: int
     orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
-    # the suits read surely of cards never read, by seat (``ZoneTracker.unread_suit``)
-    suits: tuple[tuple[Seat, str], ...] = ()
+    # the suit or rank read surely of cards never read, by seat (``ZoneTracker.unread_part``)
+    parts: tuple[tuple[Seat, str], ...] = ()
 
     def fits(self, seat: Seat, card: Card) -> bool:
-        """Whether ``card`` may be the card of ``seat`` never read: of its suit, if read."""
-        return all(str(card)[-1] == suit for s, suit in self.suits if s == seat)
+        """Whether ``card`` may be the card of ``seat`` never read: of its suit or rank, if
+        either was read."""
+        return all(part_fits(part, str(card)) for s, part in self.parts if s == seat)
 
 
 class _TooMany(Exception):
@@ -217,11 +219,11 @@ class TableReferee:
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
         self._dropped: list[_Dropped | None] = []
-        # the suits read of unread cards lying in the zones during the trick in progress, by
-        # seat: (the frame the card was first seen, its suit; None where two cards seen
-        # there in turn differed); and the cards (seat, that frame) seen during tricks already
-        # over, which are never taken for a card of a later trick
-        self._gap_suits: dict[Seat, tuple[int, str | None]] = {}
+        # the suits or ranks read of unread cards lying in the zones during the trick in
+        # progress, by seat: (the frame the card was first seen, that part; None where two
+        # cards seen there in turn differed); and the cards (seat, that frame) seen during
+        # tricks already over, which are never taken for a card of a later trick
+        self._gap_parts: dict[Seat, tuple[int, str | None]] = {}
         self._spent: set[tuple[Seat, int]] = set()
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
@@ -240,14 +242,15 @@ class TableReferee:
     def on_events(self, events: list[TrackEvent], frame: int, time_s: float,
                   holding: dict[Seat, str], unread: frozenset[Seat] = frozenset(),
                   empty: frozenset[Seat] = frozenset(),
-                  suits: dict[Seat, tuple[int, str]] | None = None) -> list[Said]:
+                  parts: dict[Seat, tuple[int, str]] | None = None) -> list[Said]:
         """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
         the zones where a card lies that could not be read (yet), ``empty`` the zones known to
         be empty whatever the detector says (they look as they did on the empty table),
-        ``suits`` the suits read surely of unread cards (``Tracker.unread_suits``): should
-        such a card never be read, its suit narrows what the deck can put in its place."""
+        ``parts`` the suits or ranks read surely of unread cards (``Tracker.unread_parts``):
+        should such a card never be read, that part narrows what the deck can put in its
+        place."""
         out: list[Announcement] = []
-        self._note_suits(suits or {})
+        self._note_parts(parts or {})
         for event in events:
             if isinstance(event, CardLanded):
                 if self.referee.to_play is None and not self.referee.plays and all(
@@ -272,19 +275,19 @@ class TableReferee:
             self._began = frame
         return [Said(frame, time_s, a) for a in out]
 
-    def _note_suits(self, suits: dict[Seat, tuple[int, str]]) -> None:
-        for seat, (since, suit) in suits.items():
+    def _note_parts(self, parts: dict[Seat, tuple[int, str]]) -> None:
+        for seat, (since, part) in parts.items():
             if (seat, since) in self._spent:
                 continue  # a card seen during a trick that is over
-            before = self._gap_suits.get(seat)
-            if before is not None and before[0] != since and before[1] != suit:
-                suit = None  # two cards in turn, of different suits: which was played?
-            self._gap_suits[seat] = (since, suit)
+            before = self._gap_parts.get(seat)
+            if before is not None and before[0] != since and before[1] != part:
+                part = None  # two cards in turn, read differently: which was played?
+            self._gap_parts[seat] = (since, part)
 
     def _trick_over(self) -> None:
         """The cards seen unread until now belong to this trick or an earlier one."""
-        self._spent |= {(seat, since) for seat, (since, _) in self._gap_suits.items()}
-        self._gap_suits = {}
+        self._spent |= {(seat, since) for seat, (since, _) in self._gap_parts.items()}
+        self._gap_parts = {}
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
@@ -300,8 +303,8 @@ class TableReferee:
             if event.seat != self.order.dealer:
                 # play has begun, so the trump was shown unread (or not at all); the dealer's
                 # next card would be a play, and no trick can be judged without the trump...
-                shown = self._gap_suits.get(self.order.dealer)
-                if shown is None or shown[1] is None or shown[0] <= self._began:
+                shown = self._gap_parts.get(self.order.dealer)
+                if shown is None or shown[1] not in SUITS or shown[0] <= self._began:
                     # (a card first seen before this deal began is no trump of it)
                     self.phase = Phase.TRUMP_MISSED
                     return [TrumpNotRead(self.order.dealer)]
@@ -456,15 +459,15 @@ class TableReferee:
                 orders.append(tuple(plays))
         if not orders:
             return None
-        suits = tuple((seat, suit) for seat, (_, suit) in self._gap_suits.items()
-                      if suit is not None and seat not in seen)
-        return _Dropped(self.referee.round, tuple(orders), suits)
+        parts = tuple((seat, part) for seat, (_, part) in self._gap_parts.items()
+                      if part is not None and seat not in seen)
+        return _Dropped(self.referee.round, tuple(orders), parts)
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
         """A deal that ends with some tricks dropped, every card of the deck seen but the ones
         never read: those can only be the ones not seen. The deal is scored again with each
-        way of putting them in their places (a card whose suit was read only where its suit
-        allows) and of ordering a trick whose lead was a guess, if there are at most
+        way of putting them in their places (a card whose suit or rank was read only where
+        that allows) and of ordering a trick whose lead was a guess, if there are at most
         ``MOST_WAYS`` such ways. A way that makes a play out of turn
         cannot be what happened. If the ways left all show no cheating and give the same
         score, that score and its verdict stand: with one way left the cards are named, with

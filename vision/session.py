@@ -123,10 +123,10 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
             holding = {Seat(int(k)): v for k, v in record["holding"].items()}
             unread = frozenset(Seat(int(n)) for n in record.get("unread", []))
             empty = frozenset(Seat(int(n)) for n in record.get("empty", []))
-            suits = {Seat(int(k)): (int(since), str(suit))
-                     for k, (since, suit) in record.get("suits", {}).items()}
+            parts = {Seat(int(k)): (int(since), str(part))
+                     for k, (since, part) in record.get("parts", {}).items()}
             said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
-                                   unread, empty, suits)
+                                   unread, empty, parts)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {n}: {error}") from None
         count += len(said)
@@ -143,7 +143,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     # how sure a card read by ruling others out may be: enough to play, never to accuse on
     settings = table.rules.referee
     play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
-    last_suits: dict = {}
+    last_parts: dict = {}
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -170,17 +170,17 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             result.reused_frames += 1
         events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read)
         said_now = []
-        # the suits read of cards that cannot be read (the trump's among them) count even on
-        # frames without events, so the referee hears of them when they change
-        suits = tracker.unread_suits()
-        if frame.index > skip_until and (events or suits != last_suits):
-            last_suits = suits
+        # the suits and ranks read of cards that cannot be read (the trump's among them) count
+        # even on frames without events, so the referee hears of them when they change
+        parts = tracker.unread_parts()
+        if frame.index > skip_until and (events or parts != last_parts):
+            last_parts = parts
             # a zone where the detector found nothing though something lies there is as
             # unread as one whose card was read unsurely: a play after it is not out of turn
             holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
             empty = gate.empty_zones()
             said_now = table.on_events(events, frame.index, frame.time_s, holding, unread,
-                                       empty, suits)
+                                       empty, parts)
             if log is not None:
                 log.write({"record": "track", "frame": frame.index,
                            "time": round(frame.time_s, 3),
@@ -188,7 +188,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                            "holding": {str(s.number): c for s, c in holding.items()},
                            "unread": sorted(s.number for s in unread),
                            "empty": sorted(s.number for s in empty),
-                           "suits": {str(s.number): list(v) for s, v in suits.items()}})
+                           "parts": {str(s.number): list(v) for s, v in parts.items()}})
             for said in said_now:
                 _log_said(log, said)
             result.landings += [e for e in events if isinstance(e, CardLanded)]

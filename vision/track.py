@@ -72,7 +72,7 @@ class _Seen:
     quad: np.ndarray
     whole: bool = True
     fresh: bool = True  # read on this frame, not a reading kept from an earlier one
-    suit: str | None = None  # the suit surely read, whether or not the card was
+    part: str | None = None  # the suit or rank surely read, whether or not the card was
 
 
 class ZoneTracker:
@@ -120,22 +120,23 @@ class ZoneTracker:
         return bool(self.recent) and self.recent[-1] is not None and self.holds is None
 
     @property
-    def unread_suit(self) -> tuple[int, str] | None:
-        """The suit of the unread card lying in the zone, read surely though the card was not
-        (a court card's rank in a design the classifier does not know), with the frame the
-        card was first seen (``unread_from``, which tells this card from a later one): the
-        same suit on ``land_frames`` of the last frames, the card still, no other suit read."""
+    def unread_part(self) -> tuple[int, str] | None:
+        """The part (suit or rank) of the unread card lying in the zone read surely though the
+        card was not (say a court card's rank in a design the classifier does not know), with
+        the frame the card was first seen (``unread_from``, which tells this card from a later
+        one): the same part on ``land_frames`` of the last frames, the card still, no other
+        part read."""
         if not self.unread or self.unread_from is None:
             return None
         seen = list(self.unread_seen)
-        suits = {s.suit for s in seen if s.suit is not None}
-        agreeing = [s for s in seen if s.suit is not None]
-        if len(suits) != 1 or len(agreeing) < self.land_frames:
+        parts = {s.part for s in seen if s.part is not None}
+        agreeing = [s for s in seen if s.part is not None]
+        if len(parts) != 1 or len(agreeing) < self.land_frames:
             return None
         centres = np.array([s.centre for s in seen])
         if float(np.ptp(centres, axis=0).max()) > self.still_px:
             return None
-        return self.unread_from, suits.pop()
+        return self.unread_from, parts.pop()
 
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
         """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
@@ -296,11 +297,11 @@ class Tracker:
         """Zones where a card lies that has not (yet) landed."""
         return frozenset(seat for seat, z in self.zones.items() if z.unread)
 
-    def unread_suits(self) -> dict[Seat, tuple[int, str]]:
-        """Zones where a card lies unread whose suit was read surely: the frame the card was
-        first seen there, and the suit (``ZoneTracker.unread_suit``)."""
-        found = {seat: z.unread_suit for seat, z in self.zones.items()}
-        return {seat: suit for seat, suit in found.items() if suit is not None}
+    def unread_parts(self) -> dict[Seat, tuple[int, str]]:
+        """Zones where a card lies unread whose suit or rank was read surely: the frame the
+        card was first seen there, and that part (``ZoneTracker.unread_part``)."""
+        found = {seat: z.unread_part for seat, z in self.zones.items()}
+        return {seat: part for seat, part in found.items() if part is not None}
 
 
 def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:
@@ -313,7 +314,7 @@ def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) ->
         quad = detections.quads[i]
         seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad,
                      bool(detections.whole[i]), fresh,
-                     detections.suits[i] if detections.whole[i] else None)
+                     detections.parts[i] if detections.whole[i] else None)
         if best is None or (seen.card is not None, seen.confidence) > (best.card is not None,
                                                                        best.confidence):
             best = seen

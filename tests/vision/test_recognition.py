@@ -301,18 +301,19 @@ def test_a_card_running_off_a_photo_is_outlined_past_the_edge_and_read(detector,
         assert found.cards[near] == str(bottom.card)
 
 
-def test_a_suit_is_read_where_its_cards_together_are_sure_though_none_alone_is():
-    from vision.classify import sure_suits
+def test_a_suit_or_rank_is_read_where_its_cards_together_are_sure_though_none_alone_is():
+    from vision.classify import sure_parts
 
-    probs = np.zeros((3, len(CLASSES)), np.float32)
+    probs = np.zeros((4, len(CLASSES)), np.float32)
     probs[0, [CLASSES.index("JH"), CLASSES.index("QH"), CLASSES.index("KH")]] = 0.33
     probs[0, CLASSES.index("none")] = 0.01  # hearts: 0.99 though no card is over 0.33
-    probs[1, [CLASSES.index("QS"), CLASSES.index("QC")]] = 0.5  # spades or clubs: no suit
-    probs[2, CLASSES.index("back")] = 1.0  # a back has no suit
-    assert sure_suits(probs) == ["H", None, None]
+    probs[1, [CLASSES.index("QS"), CLASSES.index("JC")]] = 0.5  # neither suit nor rank
+    probs[2, CLASSES.index("back")] = 1.0  # a back has no suit nor rank
+    probs[3, [CLASSES.index("2S"), CLASSES.index("2C")]] = 0.5  # a two, spades or clubs
+    assert sure_parts(probs) == ["H", None, None, "2"]
     both = CardDetections.joined([
         CardDetections(np.zeros((1, 4, 2), np.float32), np.ones(1, np.float32),
-                       np.ones(1, bool), [None], ["JH"], np.ones(1, np.float32), suits=["H"]),
+                       np.ones(1, bool), [None], ["JH"], np.ones(1, np.float32), parts=["H"]),
         CardDetections(np.zeros((1, 4, 2), np.float32), np.ones(1, np.float32),
                        np.ones(1, bool), [None], [None], np.zeros(1, np.float32))])
-    assert both.suits == ["H", None] and both[np.array([False, True])].suits == [None]
+    assert both.parts == ["H", None] and both[np.array([False, True])].parts == [None]

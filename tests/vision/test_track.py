@@ -17,12 +17,13 @@ ZONE_CENTRES = {1: (640, 600), 2: (300, 360), 3: (640, 120), 4: (980, 360)}
 
 
 def frame_of(cards: dict[int, tuple]) -> CardDetections:
-    """cards: seat -> (card or None, confidence, whole[, (dx, dy)[, suit read surely]])."""
-    quads, seats, names, conf, whole, suits = [], [], [], [], [], []
+    """cards: seat -> (card or None, confidence, whole[, (dx, dy)[, suit or rank read
+    surely]])."""
+    quads, seats, names, conf, whole, parts = [], [], [], [], [], []
     for seat, entry in cards.items():
         card, confidence, is_whole = entry[:3]
         dx, dy = entry[3] if len(entry) > 3 else (0, 0)
-        suits.append(entry[4] if len(entry) > 4 else None)
+        parts.append(entry[4] if len(entry) > 4 else None)
         x, y = ZONE_CENTRES[seat]
         x, y = x + dx, y + dy
         quads.append([(x - 30, y - 45), (x + 30, y - 45), (x + 30, y + 45), (x - 30, y + 45)])
@@ -33,7 +34,7 @@ def frame_of(cards: dict[int, tuple]) -> CardDetections:
     n = len(quads)
     return CardDetections(np.array(quads, np.float32).reshape(n, 4, 2),
                           np.ones(n, np.float32), np.array(whole, bool), seats, names,
-                          np.array(conf, np.float32), suits=suits)
+                          np.array(conf, np.float32), parts=parts)
 
 
 def run(script: list[dict[int, tuple]], settings: TrackerSettings = TrackerSettings()):
@@ -110,7 +111,7 @@ def referee_over(script, trump=None):
         events = tracker.update(frame_of(cards), n)
         said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
                                                          tracker.unread(), frozenset(),
-                                                         tracker.unread_suits())]
+                                                         tracker.unread_parts())]
     return table, said
 
 
@@ -154,7 +155,7 @@ def test_a_trump_whose_suit_alone_was_read_lets_the_deal_be_refereed():
     assert said[0].kind == "trump_suit" and said[0].suit.symbol == "D", [a.kind for a in said]
     assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
     table, _ = referee_over(script[:60])  # mid-deal, the overlay shows the suit
-    assert table.state()["trump"] == "Diamonds" and table._gap_suits == {}
+    assert table.state()["trump"] == "Diamonds" and table._gap_parts == {}
 
 
 def test_given_trump_skips_waiting_and_unclear_cards_are_asked_again():
@@ -286,9 +287,11 @@ def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
 
 
 def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
-                  suits: set[tuple[int, str]] = frozenset()) -> list[dict[int, tuple]]:
+                  suits: set[tuple[int, str]] = frozenset(),
+                  ranks: set[tuple[int, str]] = frozenset()) -> list[dict[int, tuple]]:
     """A bundled game (game1: 76 | 44) as frames; the cards in ``unread`` (seat, card) are
-    never read surely, and of those in ``suits`` the suit is."""
+    never read surely, and of those in ``suits`` the suit is, of those in ``ranks`` the
+    rank."""
     from pathlib import Path
 
     from vision.studio.clip import game_from_file
@@ -296,8 +299,12 @@ def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
     game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / f"{name}.sueca")
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
     script = play_script(2, str(game.trump), tricks)
-    return [{s: ((e[0], 0.6, True, (0, 0), e[0][-1] if (s, e[0]) in suits else None)
-                 if (s, e[0]) in unread else e) for s, e in cards.items()}
+    def part(seat: int, card: str) -> str | None:
+        return card[-1] if (seat, card) in suits else card[:-1] if (seat, card) in ranks \
+            else None
+
+    return [{s: ((e[0], 0.6, True, (0, 0), part(s, e[0])) if (s, e[0]) in unread else e)
+             for s, e in cards.items()}
             for cards in script]
 
 
@@ -386,29 +393,29 @@ def test_an_unread_card_s_suit_is_reported_once_read_alike_on_enough_frames():
     reports = []
     for n in range(8):
         tracker.update(frame_of({2: ("JD", 0.6, True, (0, 0), "D" if n >= 2 else None)}), n)
-        reports.append(tracker.unread_suits().get(Seat(2)))
+        reports.append(tracker.unread_parts().get(Seat(2)))
     # first seen on frame 0; the suit read from frame 2 on, three frames of it by frame 4
     assert reports == [None] * 4 + [(0, "D")] * 4
     tracker.update(frame_of({2: ("QD", 0.6, True, (0, 0), "C")}), 8)
-    assert tracker.unread_suits() == {}  # another suit seen: no longer sure
+    assert tracker.unread_parts() == {}  # another suit seen: no longer sure
     for n in range(9, 12):  # the card taken away: what lies there next is another card
         tracker.update(frame_of({}), n)
     for n in range(12, 16):
         tracker.update(frame_of({2: ("JS", 0.6, True, (0, 0), "S")}), n)
-    assert tracker.unread_suits() == {Seat(2): (12, "S")}
+    assert tracker.unread_parts() == {Seat(2): (12, "S")}
     for n in range(16, 20):  # and one slid in far from it is another card again
         tracker.update(frame_of({2: ("KH", 0.6, True, (0, 60), None)}), n)
-    assert tracker.unread_suits() == {}
+    assert tracker.unread_parts() == {}
 
 
 def test_a_suit_seen_during_an_earlier_trick_never_counts_for_a_later_one():
     table = TableReferee(RulesConfig())
-    table._note_suits({Seat(3): (100, "S")})
+    table._note_parts({Seat(3): (100, "S")})
     table._trick_over()
-    table._note_suits({Seat(3): (100, "S"), Seat(1): (140, "H")})  # the same card, still there
-    assert table._gap_suits == {Seat(1): (140, "H")}
-    table._note_suits({Seat(1): (150, "C")})  # another card there, of another suit
-    assert table._gap_suits == {Seat(1): (150, None)}
+    table._note_parts({Seat(3): (100, "S"), Seat(1): (140, "H")})  # the same card, still there
+    assert table._gap_parts == {Seat(1): (140, "H")}
+    table._note_parts({Seat(1): (150, "C")})  # another card there, of another suit
+    assert table._gap_parts == {Seat(1): (150, None)}
 
 
 def test_a_card_read_as_one_already_played_but_not_surely_makes_nobody_out_of_turn():
@@ -452,3 +459,19 @@ def test_a_card_left_unread_from_the_last_deal_is_no_trump_of_the_next():
     kinds = [a.kind for a in said]
     assert table.deal == 2 and kinds[-1] == "trump_unclear", kinds
     assert "trump_suit" not in kinds and "out_of_turn" not in kinds, kinds
+
+
+def test_the_rank_of_a_card_never_read_narrows_the_deck_too():
+    # seat 1's AH (round 1) and seat 4's 4H (round 4), both hearts, fit either way (76 | 44
+    # or 87 | 33); the ace's rank read surely (its suit never) leaves one way
+    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, ranks={(1, "AH")}))
+    deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
+    assert deduced == [(1, 1, "AH"), (4, 4, "4H")], [a.kind for a in said]
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_a_trump_whose_rank_alone_was_read_gives_no_trump_suit():
+    script = _game1_tricks(set())
+    script[3:11] = [{2: ("7D", 0.7, True, (0, 0), "7")}] * 8  # a seven, of no suit read
+    _, said = referee_over(script)
+    assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
