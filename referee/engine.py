@@ -12,9 +12,9 @@ unsure (``CardUnclear``), when it is not a Sueca card (``NotASuecaCard``), or wh
 the one whose turn it is (``OutOfTurn``). A play that would prove cheating is only taken when its
 reading is at least ``accuse_confidence`` sure; otherwise it is ``CardUnclear`` too, so nobody is
 accused on a doubtful reading. So is a card read as one already played when that proves
-nothing (one of the two readings is unsure): it is taken only if read that surely. The earlier readings a proof rests on (the card's first play,
-the off-suit card and the lead it did not follow, the trump) must be as sure, or there is no
-proof.
+nothing (one of the two readings is unsure): it is taken only if read that surely. The earlier
+readings a proof rests on (the card's first play, the off-suit card and the lead it did not
+follow, the trump) must be as sure, or there is no proof.
 
 Cheating is announced the moment it is provable: a revoke when the seat later shows a card of
 the suit it failed to follow; the dealer lacking the trump card when another seat plays it; a

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS
+from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
 from .detect import CardDetections
 from .geometry import rectify
 from .models import MODELS, load_session
@@ -27,12 +27,10 @@ BACK_SURE = 0.9
 # cards), or of its rank, for that part of the card to count as read, whether or not the card
 # itself is read surely
 PART_SURE = 0.95
-# the class indices of the cards of each suit, and of each rank
-_PART_CLASSES = {part: np.array([i for i, c in enumerate(CLASSES)
-                                 if c not in (BACK, NOT_A_CARD) and (
-                                     c[-1] == part if part in SUITS else c[:-1] == part)])
-                 for part in SUITS + ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
-                                      "Q", "K")}
+# the class indices of the cards of each suit, then of each rank
+_CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
+_PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
+                 for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
 
 
 class ClassifierError(RuntimeError):

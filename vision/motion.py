@@ -238,19 +238,26 @@ class ChangeGate:
         was first read with no card on it (within ``pixel_change``): empty, whatever the
         detector makes of them, since a card it missed would still change their pixels. None
         before the table has been seen empty."""
-        if self.previous is None or self.empty_thumb is None:
+        differs = self._not_empty_look()
+        if differs is None:
             return frozenset()
-        differs = np.abs(self.previous - self.empty_thumb) > self.pixel_change
         return frozenset(seat for seat, zone in self.masks.items()
                          if not self._count(differs, zone))
+
+    def _not_empty_look(self) -> np.ndarray | None:
+        """Where the frame just planned differs from the empty table (None before the table
+        has been seen empty)."""
+        if self.previous is None or self.empty_thumb is None:
+            return None
+        return np.abs(self.previous - self.empty_thumb) > self.pixel_change
 
     def _unexplained(self, detections: CardDetections, seats: Collection[Seat]) -> set[Seat]:
         """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty
         table's where no card found (in any zone) lies: something is there that was not found.
         None before the table has been seen empty."""
-        if self.previous is None or self.empty_thumb is None:
+        differs = self._not_empty_look()
+        if differs is None:
             return set()
-        differs = np.abs(self.previous - self.empty_thumb) > self.pixel_change
         if len(detections):
             covered = np.zeros(differs.shape, np.uint8)
             cv2.fillPoly(covered, [self._on_thumb(q) for q in detections.quads], 1)
