@@ -33,6 +33,8 @@ class Sink(Protocol):
 
     def close(self) -> None: ...
 
+    # optional: ``end(said)``, what was said once the frames ran out (no frame to draw it on)
+
 
 @dataclass
 class SessionResult:
@@ -144,6 +146,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     settings = table.rules.referee
     play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
     last_parts: dict = {}
+    last: Frame | None = None
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -175,31 +178,48 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         parts = tracker.unread_parts()
         if frame.index > skip_until and (events or parts != last_parts):
             last_parts = parts
-            # a zone where the detector found nothing though something lies there is as
-            # unread as one whose card was read unsurely: a play after it is not out of turn
-            holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
-            empty = gate.empty_zones()
-            said_now = table.on_events(events, frame.index, frame.time_s, holding, unread,
-                                       empty, parts)
-            if log is not None:
-                log.write({"record": "track", "frame": frame.index,
-                           "time": round(frame.time_s, 3),
-                           "events": [track_event_to_dict(e) for e in events],
-                           "holding": {str(s.number): c for s, c in holding.items()},
-                           "unread": sorted(s.number for s in unread),
-                           "empty": sorted(s.number for s in empty),
-                           "parts": {str(s.number): list(v) for s, v in parts.items()}})
-            for said in said_now:
-                _log_said(log, said)
-            result.landings += [e for e in events if isinstance(e, CardLanded)]
-            result.said += said_now
+            said_now = _referee(events, frame, tracker, gate, table, log, result)
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
         if not keep_going:
             result.stopped = True
             break
+        last = frame
+    if not result.stopped and last is not None and last.index > skip_until:
+        # the frames ran out: a trick swept just before the end was still swept
+        events = tracker.flush(last.index)
+        if events:
+            said_now = _referee(events, last, tracker, gate, table, log, result)
+            for sink in sinks:
+                if hasattr(sink, "end"):
+                    sink.end(said_now)
     return result
+
+
+def _referee(events: list[TrackEvent], frame: Frame, tracker: Tracker, gate: ChangeGate,
+             table: TableReferee, log: EventLog | None, result: SessionResult) -> list[Said]:
+    """Give one frame's tracker events to the referee, log them and what it says, and add
+    both to ``result``."""
+    # a zone where the detector found nothing though something lies there is as unread as
+    # one whose card was read unsurely: a play after it is not out of turn
+    holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
+    empty = gate.empty_zones()
+    parts = tracker.unread_parts()
+    said_now = table.on_events(events, frame.index, frame.time_s, holding, unread, empty,
+                               parts)
+    if log is not None:
+        log.write({"record": "track", "frame": frame.index, "time": round(frame.time_s, 3),
+                   "events": [track_event_to_dict(e) for e in events],
+                   "holding": {str(s.number): c for s, c in holding.items()},
+                   "unread": sorted(s.number for s in unread),
+                   "empty": sorted(s.number for s in empty),
+                   "parts": {str(s.number): list(v) for s, v in parts.items()}})
+    for said in said_now:
+        _log_said(log, said)
+    result.landings += [e for e in events if isinstance(e, CardLanded)]
+    result.said += said_now
+    return said_now
 
 
 def _log_said(log: EventLog | None, said: Said) -> None:

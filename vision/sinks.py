@@ -42,6 +42,10 @@ class ConsoleSink:
                 print(stamp + line, file=self.out, flush=True)
         return True
 
+    def end(self, said: list[Said]) -> None:
+        """What was said once the frames ran out, printed as any other."""
+        self.frame(None, None, None, None, said)  # type: ignore[arg-type]
+
     def close(self) -> None:
         pass
 
@@ -137,12 +141,22 @@ class SpeechSink:
                 self.program = None
         return True
 
+    def end(self, said: list[Said]) -> None:
+        """What was said once the frames ran out: queued, and said before ``close``."""
+        self.frame(None, None, None, None, said)  # type: ignore[arg-type]
+
     def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        """Let the announcement being said finish, and say those still queued (the verdict
+        among them), each given five seconds at most."""
+        while True:
+            if self.process is not None and self.process.poll() is None:
+                try:
+                    self.process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+            if not self.queue or self.program is None:
+                return
+            self.frame(None, None, None, None, [])  # type: ignore[arg-type]
 
 
 # -- the overlay -------------------------------------------------------------------------------

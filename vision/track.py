@@ -151,6 +151,17 @@ class ZoneTracker:
             self.unread_seen.clear()
         self.unread_seen.append(seen)
 
+    def flush(self, frame: int) -> list[TrackEvent]:
+        """The frames have run out: a held card the zone has been seen empty of for
+        ``land_frames`` frames was taken away, though too few frames were left to count
+        ``clear_frames`` (a clip that ends just after the last trick is swept)."""
+        if self.holds is None or self.absent < self.land_frames:
+            return []
+        event = ZoneCleared(self.seat, self.holds, frame)
+        self.holds = self.held_at = None
+        self.emptied = False
+        return [event]
+
     def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
         events = self._update(seen, frame)
         self._follow_unread(seen, frame)
@@ -289,6 +300,11 @@ class Tracker:
                 continue
             events += zone.update(best[seat], frame)
         return events
+
+    def flush(self, frame: int) -> list[TrackEvent]:
+        """At the end of the frames: the zones whose card was taken away too near the end for
+        ``update`` to see it (``ZoneTracker.flush``)."""
+        return [event for zone in self.zones.values() for event in zone.flush(frame)]
 
     def holding(self) -> dict[Seat, str]:
         return {seat: z.holds for seat, z in self.zones.items() if z.holds is not None}

@@ -18,3 +18,28 @@ def test_the_verdict_in_portuguese_names_the_winning_pair_or_the_draw():
 
 def test_the_verdict_in_english_is_the_scorers_sentence():
     assert verdict((60, 60), "en") == "The game resulted in a draw. Score: 60 to 60"
+
+
+def test_what_is_said_after_the_last_frame_is_printed_and_spoken(tmp_path):
+    import io
+    import os
+
+    from vision.sinks import ConsoleSink, SpeechSink
+
+    said = [Said(1500, 50.0, GameOver((76, 44), Outcome.from_score((76, 44))))]
+    out = io.StringIO()
+    ConsoleSink(out).end(said)
+    assert out.getvalue() == "[00:50.0] Pair A won the given sueca game.\n          Score: 76 | 44\n"
+    # a stand-in for espeak-ng that notes each thing it is asked to say
+    heard = tmp_path / "heard.txt"
+    program = tmp_path / "say"
+    program.write_text(f"#!/bin/sh\necho \"$3\" >> {heard}\n")
+    os.chmod(program, 0o755)
+    sink = SpeechSink("en", err=io.StringIO())
+    sink.program = str(program)
+    sink.frame(None, None, None, None, [Said(0, 0.0, GameOver((60, 60),  # type: ignore[arg-type]
+                                                              Outcome.from_score((60, 60))))])
+    sink.end(said)
+    sink.close()  # the verdict queued behind the first is still said
+    assert heard.read_text().splitlines() == ["The game resulted in a draw. Score: 60 to 60",
+                                              "Pair A won the given sueca game. Score: 76 to 44"]

@@ -54,6 +54,27 @@ def test_a_card_lands_once_after_being_seen_still_and_sure():
     assert [n for n, _ in cleared] == [23 + 9]
 
 
+def test_a_card_taken_away_just_before_the_frames_run_out_is_cleared_by_the_flush():
+    tracker = Tracker()
+    script = [{1: ("AH", 0.99, True), 2: ("KS", 0.99, True)}] * 8 + [{2: ("KS", 0.99, True)}] * 3
+    for n, cards in enumerate(script):
+        tracker.update(frame_of(cards), n)
+    # seat 1's zone has been empty for 3 frames (land_frames), fewer than clear_frames: only
+    # the end of the frames says that it was cleared; seat 2's card still lies there
+    assert tracker.holding() == {Seat(1): "AH", Seat(2): "KS"}
+    flushed = tracker.flush(len(script) - 1)
+    assert [(type(e), e.seat, e.card, e.frame) for e in flushed] == [
+        (ZoneCleared, Seat(1), "AH", 10)]
+    assert tracker.holding() == {Seat(2): "KS"} and tracker.flush(11) == []
+
+
+def test_a_card_gone_for_fewer_frames_than_it_takes_to_land_is_not_flushed():
+    tracker = Tracker()  # a hand passing over it as the clip ends may hide it that long
+    for n, cards in enumerate([{1: ("AH", 0.99, True)}] * 8 + [{}] * 2):
+        tracker.update(frame_of(cards), n)
+    assert tracker.flush(9) == [] and tracker.holding() == {Seat(1): "AH"}
+
+
 def test_a_single_misread_frame_changes_nothing():
     script = [{1: ("AH", 0.99, True)}] * 6 + [{1: ("AD", 0.97, True)}] + \
         [{1: ("AH", 0.99, True)}] * 6
