@@ -33,11 +33,13 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-# The bundled samples: made with the test designs, 960x540 clips so each stays under 5 MB.
+# The bundled samples: made with the test designs. game1 and game2 are 960x540 so that each stays
+# under 5 MB; game1c fits in 5 MB at the studio's (and a webcam's) usual 1280x720, where its
+# black suits are read surely enough to prove the revoke (at 960x540 they are not).
 STUDIO := $(BIN)/sueca-referee studio
 samples: $(STAMP)
 	$(STUDIO) clip samples/games/game1.sueca --out samples/clips/game1.mp4 --truth samples/clips/game1.jsonl --seed 7 --size 960x540
-	$(STUDIO) clip samples/games/game1c.sueca --out samples/clips/game1c.mp4 --truth samples/clips/game1c.jsonl --seed 10 --size 960x540
+	$(STUDIO) clip samples/games/game1c.sueca --out samples/clips/game1c.mp4 --truth samples/clips/game1c.jsonl --seed 10 --size 1280x720
 	$(STUDIO) clip samples/games/game2.sueca --out samples/clips/game2.mp4 --truth samples/clips/game2.jsonl --seed 15 --size 960x540
 	rm -rf samples/images
 	$(STUDIO) images --designs test --count 200 --kind mixed --out samples/images --seed 7
