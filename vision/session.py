@@ -33,7 +33,9 @@ class Sink(Protocol):
 
     def close(self) -> None: ...
 
-    # optional: ``end(said)``, what was said once the frames ran out (no frame to draw it on)
+    # A sink may also have ``end(said: list[Said]) -> None``: what was said once the frames
+    # ran out (a trick swept just before the end, see ``Tracker.flush``), with no frame to
+    # draw it on. The console prints it and speech says it; a video has nothing to add.
 
 
 @dataclass

@@ -36,15 +36,15 @@ class ConsoleSink:
 
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
+        self.end(said)
+        return True
+
+    def end(self, said: list[Said]) -> None:
+        """Print ``said`` (called on its own with what was said once the frames ran out)."""
         for item in said:
             for n, line in enumerate(item.announcement.message.splitlines()):
                 stamp = f"[{clock(item.time_s)}] " if n == 0 else " " * 10
                 print(stamp + line, file=self.out, flush=True)
-        return True
-
-    def end(self, said: list[Said]) -> None:
-        """What was said once the frames ran out, printed as any other."""
-        self.frame(None, None, None, None, said)  # type: ignore[arg-type]
 
     def close(self) -> None:
         pass
@@ -128,8 +128,14 @@ class SpeechSink:
 
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
+        self.end(said)
+        return True
+
+    def end(self, said: list[Said]) -> None:
+        """Queue ``said`` and start on the queue if nothing is being said (called on its own
+        with what was said once the frames ran out; ``close`` says what is left)."""
         if self.program is None:
-            return True
+            return
         self.queue += [text for text in (spoken(s, self.lang) for s in said) if text]
         if self.queue and (self.process is None or self.process.poll() is not None):
             try:
@@ -139,11 +145,6 @@ class SpeechSink:
                                                 stderr=subprocess.DEVNULL)
             except OSError:
                 self.program = None
-        return True
-
-    def end(self, said: list[Said]) -> None:
-        """What was said once the frames ran out: queued, and said before ``close``."""
-        self.frame(None, None, None, None, said)  # type: ignore[arg-type]
 
     def close(self) -> None:
         """Let the announcement being said finish, and say those still queued (the verdict
@@ -156,7 +157,7 @@ class SpeechSink:
                     self.process.kill()
             if not self.queue or self.program is None:
                 return
-            self.frame(None, None, None, None, [])  # type: ignore[arg-type]
+            self.end([])
 
 
 # -- the overlay -------------------------------------------------------------------------------
