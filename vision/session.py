@@ -180,7 +180,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         parts = tracker.unread_parts()
         if frame.index > skip_until and (events or parts != last_parts):
             last_parts = parts
-            said_now = _referee(events, frame, tracker, gate, table, log, result)
+            said_now = _referee(events, parts, frame, tracker, gate, table, log, result)
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
@@ -192,22 +192,23 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # the frames ran out: a trick swept just before the end was still swept
         events = tracker.flush(last.index)
         if events:
-            said_now = _referee(events, last, tracker, gate, table, log, result)
+            said_now = _referee(events, tracker.unread_parts(), last, tracker, gate, table,
+                                log, result)
             for sink in sinks:
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
 
 
-def _referee(events: list[TrackEvent], frame: Frame, tracker: Tracker, gate: ChangeGate,
-             table: TableReferee, log: EventLog | None, result: SessionResult) -> list[Said]:
-    """Give one frame's tracker events to the referee, log them and what it says, and add
-    both to ``result``."""
+def _referee(events: list[TrackEvent], parts: dict, frame: Frame, tracker: Tracker,
+             gate: ChangeGate, table: TableReferee, log: EventLog | None,
+             result: SessionResult) -> list[Said]:
+    """Give one frame's tracker events (and ``parts``, ``Tracker.unread_parts``) to the
+    referee, log them and what it says, and add both to ``result``."""
     # a zone where the detector found nothing though something lies there is as unread as
     # one whose card was read unsurely: a play after it is not out of turn
     holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
     empty = gate.empty_zones()
-    parts = tracker.unread_parts()
     said_now = table.on_events(events, frame.index, frame.time_s, holding, unread, empty,
                                parts)
     if log is not None:
