@@ -10,22 +10,32 @@ suits), so those are strict expected failures: when they start passing, this fil
 
 from __future__ import annotations
 
+import tempfile
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from tests.helpers import ROOT
 from vision.classify import CardClassifier
 from vision.detect import CardDetector
+from referee.config import RulesConfig
+from referee.events import GameOver
+from vision.game import TableReferee
+from vision.session import resume_from
 from vision.truthcheck import referee_clip
 
 CLIPS = ROOT / "samples" / "clips"
 
 
+LOGS = Path(tempfile.mkdtemp(prefix="sueca-clip-logs-"))
+
+
 @cache
 def _refereed(name: str):
     return referee_clip(CLIPS / f"{name}.mp4", CLIPS / f"{name}.jsonl",
-                        CardDetector(threads=1), CardClassifier(threads=1))
+                        CardDetector(threads=1), CardClassifier(threads=1),
+                        LOGS / f"{name}.jsonl")
 
 
 def test_the_demo_clip_is_refereed_whole_with_the_scorers_verdict():
@@ -66,3 +76,16 @@ def test_the_other_bundled_clips_reach_their_verdicts(name):
 def test_no_bundled_clip_leads_to_a_false_accusation(name):
     _, comparison = _refereed(name)
     assert comparison.false_accusations == 0, comparison.lines()
+
+
+@pytest.mark.parametrize("name", ["game1c", "game2"])
+def test_a_game_resumed_from_its_event_log_says_all_the_clip_said(name):
+    # what --resume does after a crash: the log alone rebuilds the game, the tricks dropped,
+    # what was read of the cards never read surely and the deck's working-out included
+    result, _ = _refereed(name)
+    table = TableReferee(RulesConfig())
+    resumed = resume_from(LOGS / f"{name}.jsonl", table)
+    assert [s.announcement.message for s in resumed.said] == [
+        s.announcement.message for s in result.said]
+    ends = [s.announcement for s in resumed.said][-2:]  # the deal's end, and the tally if any
+    assert resumed.frame > 0 and any(isinstance(a, GameOver) for a in ends), ends

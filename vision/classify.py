@@ -29,6 +29,9 @@ BACK_SURE = 0.9
 PART_SURE = 0.95
 # the class indices of the cards of each suit, then of each rank
 _CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
+# what a reading keeps of the classifier's odds (``CardDetections.odds``): its likeliest cards,
+# at most this many, each at least this likely
+ODDS_KEPT, ODDS_LEAST = 6, 0.001
 _PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
                  for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
 
@@ -115,9 +118,9 @@ class CardClassifier:
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         probs = self.probabilities(crops)
-        parts = sure_parts(probs)
+        parts, odds = sure_parts(probs), card_odds(probs)
         names, confidence = self._classify(probs, ruled_out, below, at_most)
-        for i, name, conf, part in zip(whole, names, confidence, parts):
+        for i, name, conf, part, odd in zip(whole, names, confidence, parts, odds):
             if detections.back_on_top[i]:  # the mark, not ``whole``: read again, still so
                 if name != BACK or conf < BACK_SURE:
                     continue  # unread, as any card not seen whole
@@ -125,7 +128,21 @@ class CardClassifier:
             detections.cards[i] = None if name == NOT_A_CARD else name
             detections.confidence[i] = float(conf)
             detections.parts[i] = part
+            detections.odds[i] = odd
         return detections
+
+
+def card_odds(probs: np.ndarray) -> list[tuple[tuple[str, float], ...]]:
+    """The likeliest cards of each reading (``probs``: the classifier's probabilities) with
+    their probabilities, surest first: at most ``ODDS_KEPT``, none under ``ODDS_LEAST``. Of a
+    card that is never read surely they still tell which of the cards it can be it looks most
+    like (``vision.game``, at the end of a deal)."""
+    index = np.array([i for i, _ in _CARDS])
+    names = [c for _, c in _CARDS]
+    cards = probs[:, index]
+    order = np.argsort(-cards, axis=1)[:, :ODDS_KEPT]
+    return [tuple((names[j], round(float(row[j]), 4)) for j in best if row[j] >= ODDS_LEAST)
+            for row, best in zip(cards, order)]
 
 
 def sure_parts(probs: np.ndarray, sure: float = PART_SURE) -> list[str | None]:

@@ -55,7 +55,9 @@ class CardDetections:
     classifier takes it as whole only if it reads a card back there surely (a back is never
     a play, so taking one costs nothing; a face is never trusted on sides it cannot see);
     ``parts``: the part of a whole card the classifier is sure of, whether or not it is sure
-    of the card: its suit (``S``) or else its rank (``7``); None otherwise."""
+    of the card: its suit (``S``) or else its rank (``7``); None otherwise; ``odds``: the
+    classifier's likeliest cards for a whole card and their probabilities (``((card, p),
+    ...)``, surest first), None until read."""
 
     quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
     scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
@@ -65,6 +67,7 @@ class CardDetections:
     confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     back_on_top: np.ndarray | None = None
     parts: list[str | None] | None = None
+    odds: list[tuple[tuple[str, float], ...] | None] | None = None
 
     def __post_init__(self) -> None:
         n = len(self.quads)
@@ -72,12 +75,14 @@ class CardDetections:
             self.back_on_top = np.zeros(n, bool)
         if self.parts is None:
             self.parts = [None] * n
+        if self.odds is None:
+            self.odds = [None] * n
         if n and self.quads.shape[1:] != (4, 2):
             raise ValueError(f"quads must be (N, 4, 2), not {self.quads.shape}")
         for name in ("scores", "whole", "confidence", "back_on_top"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
-        for name in ("seats", "cards", "parts"):
+        for name in ("seats", "cards", "parts", "odds"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
 
@@ -90,7 +95,7 @@ class CardDetections:
         return CardDetections(self.quads[index], self.scores[index], self.whole[index],
                               [self.seats[i] for i in index], [self.cards[i] for i in index],
                               self.confidence[index], self.back_on_top[index],
-                              [self.parts[i] for i in index])
+                              [self.parts[i] for i in index], [self.odds[i] for i in index])
 
     @staticmethod
     def joined(parts: list[CardDetections]) -> CardDetections:
@@ -105,7 +110,8 @@ class CardDetections:
                               [c for p in parts for c in p.cards],
                               np.concatenate([p.confidence for p in parts]),
                               np.concatenate([p.back_on_top for p in parts]),
-                              [s for p in parts for s in p.parts])
+                              [s for p in parts for s in p.parts],
+                              [o for p in parts for o in p.odds])
 
     @property
     def centres(self) -> np.ndarray:

@@ -28,10 +28,14 @@ played leads, and the deal ends with the score of the rounds read but no verdict
 from __future__ import annotations
 
 import enum
+import heapq
 import itertools
+import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+import numpy as np
 
 from referee.cards import FULL_DECK, SUECA_DECK, Card, CardError, Suit
 from referee.config import RulesConfig
@@ -62,6 +66,13 @@ from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUncle
 # that a deal's verdict may be worked out from: four cards of which nothing was read make 24,
 # twelve court cards whose suits alone were read 1,296
 MOST_WAYS = 2000
+# where the ways of putting the cards never read surely back differ in score, the share of the
+# odds (the classifier's readings of those cards, multiplied over the cards of each way) that
+# one score's ways must hold, all of them free of cheating, for that score to be the verdict
+LIKELY = 0.99
+# the share of a card's odds taken as knowing nothing of it: no reading rules a card out, so a
+# confident misreading cannot weigh more than about 400 to 1
+ODDS_FLOOR = 0.05
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
@@ -138,6 +149,36 @@ class ScoreSettled(Announcement):
 
 
 @dataclass(frozen=True)
+class ScoreLikely(Announcement):
+    """At the end of a deal: the cards never read surely (``cards``, in rounds ``rounds``) can
+    only be the ones not seen, and the ways of putting them back differ in score (or are too
+    many to try); but weighed by how those cards were read (the classifier's odds of each,
+    multiplied over each way's cards) the ways that give one score, none showing cheating,
+    hold at least ``share`` of the weight, and that is at least ``LIKELY``: that score's
+    verdict follows. Where one way alone holds that much, which card lay where (``placed``:
+    round, seat, card)."""
+
+    kind: ClassVar[str] = "score_likely"
+    rounds: tuple[int, ...]
+    cards: tuple[str, ...]
+    share: float
+    placed: tuple[tuple[int, Seat, str], ...] = ()
+
+    @property
+    def message(self) -> str:
+        rounds = ", ".join(str(r) for r in self.rounds)
+        head = (f"The cards never read surely in round{'s' if len(self.rounds) > 1 else ''} "
+                f"{rounds} can only be {' '.join(self.cards)}, since every other card was seen")
+        if self.placed:
+            where = ", ".join(f"{card} in round {r} (seat {seat.number})"
+                              for r, seat, card in self.placed)
+            return (f"{head}; as they were read, they lay as {where} "
+                    f"({100 * self.share:.1f} % of the odds)")
+        return (f"{head}; as they were read, the ways they may lie that give this score hold "
+                f"{100 * self.share:.1f} % of the odds")
+
+
+@dataclass(frozen=True)
 class _Dropped:
     """A trick swept away with cards never read: the orders its plays may have come in
     (``None`` for a card never read; its seat follows from the order of play)."""
@@ -146,11 +187,23 @@ class _Dropped:
     orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
     # the suit or rank read surely of cards never read, by seat (``ZoneTracker.unread_part``)
     parts: tuple[tuple[Seat, str], ...] = ()
+    # the classifier's odds of cards never read, by seat (``ZoneTracker.unread_odds``)
+    odds: tuple[tuple[Seat, tuple[tuple[str, float], ...]], ...] = ()
 
     def fits(self, seat: Seat, card: Card) -> bool:
         """Whether ``card`` may be the card of ``seat`` never read: of its suit or rank, if
         either was read."""
         return all(part_fits(part, str(card)) for s, part in self.parts if s == seat)
+
+    def likelihood(self, seat: Seat, card: Card) -> float:
+        """How well ``card`` fits what was read of the card of ``seat`` never read: the
+        classifier's probability of it, less ``ODDS_FLOOR`` of it shared out over the deck
+        (1 for every card where it was never read whole: that tells nothing)."""
+        for s, odds in self.odds:
+            if s == seat:
+                p = dict(odds).get(str(card), 0.0)
+                return (1 - ODDS_FLOOR) * p + ODDS_FLOOR / len(SUECA_DECK)
+        return 1.0
 
 
 class _TooMany(Exception):
@@ -171,6 +224,76 @@ def _distinct(fits: list[list[Card]], budget: list[int],
             if budget[0] < 0:
                 raise _TooMany
             yield from _distinct(fits, budget, taken + (card,))
+
+
+def _heaviest(weights: list[np.ndarray], most: int
+              ) -> Iterator[tuple[float, tuple[int, ...], int, float]]:
+    """The ways of filling gaps with cards, no card twice, heaviest first (a generator):
+    ``weights[k]`` is a (gaps, cards) matrix, the weight of each card that may fill each gap
+    of the ``k``-th set of gaps (0: it may not), and a way weighs the product of its cards'
+    weights. Yields each way's weight, its cards (column indices, gap by gap), ``k``, and the
+    most that the ways not yet yielded can weigh together: the least of what the partial
+    ways still to follow can weigh (each gap's weights summed over the cards still free,
+    multiplied: more than they weigh, as it lets two gaps take the same card) and what all
+    the ways weigh (``_permanent``) less what those yielded weighed. Stops after ``most``
+    ways, or after looking at twenty times as many partial ways."""
+    heap: list[tuple[float, int, int, tuple[int, ...], float]] = []
+    tiebreak = itertools.count()
+    whole = sum(_permanent(matrix) for matrix in weights)
+    frontier = spent = 0.0
+    for k, matrix in enumerate(weights):
+        bound = float(np.prod(matrix.sum(axis=1)))
+        if bound > 0:
+            heapq.heappush(heap, (-bound, next(tiebreak), k, (), 1.0))
+            frontier += bound
+    ways = looked = 0
+    while heap and ways < most and looked < 20 * most:
+        bound, _, k, taken, weight = heapq.heappop(heap)
+        frontier += bound  # (the bound is kept negated)
+        looked += 1
+        matrix = weights[k]
+        depth = len(taken)
+        if depth == len(matrix):
+            ways += 1
+            spent += weight
+            yield weight, taken, k, max(min(frontier, whole - spent), 0.0)
+            continue
+        free = np.ones(matrix.shape[1])
+        free[list(taken)] = 0.0
+        options = np.flatnonzero(matrix[depth] * free)
+        rest = matrix[depth + 1:]
+        # each option's bound: its weight times the later gaps' sums over the cards left
+        bounds = weight * matrix[depth, options] * np.prod(
+            (rest @ free)[:, None] - rest[:, options], axis=0)
+        for card, child in zip(options, bounds):
+            if child > 0:
+                heapq.heappush(heap, (-float(child), next(tiebreak), k,
+                                      taken + (int(card),), weight * matrix[depth, card]))
+                frontier += float(child)
+
+
+# the most gaps whose ways ``_permanent`` weighs all together (2 ** n sums of n numbers)
+PERMANENT_GAPS = 16
+
+
+def _permanent(matrix: np.ndarray) -> float:
+    """What all the ways of filling gaps with cards, no card twice, weigh together
+    (``matrix``: the weight of each card in each gap, as for ``_heaviest``): the matrix's
+    permanent, by Ryser's formula over the subsets of the cards. Infinity (no bound) for
+    more than ``PERMANENT_GAPS`` gaps or more cards than gaps."""
+    gaps, cards = matrix.shape
+    if gaps == 0:
+        return 1.0
+    if gaps > PERMANENT_GAPS or cards > gaps:
+        return math.inf
+    scale = matrix.sum(axis=1, keepdims=True)
+    if not scale.all():
+        return 0.0  # a gap no card can fill
+    unit = matrix / scale  # rows summing to 1 keep the alternating sum's terms near its size
+    subsets = (np.arange(1, 2 ** cards)[:, None] >> np.arange(cards)) & 1
+    signs = (-1.0) ** (gaps - subsets.sum(axis=1))
+    total = float(signs @ np.prod(subsets @ unit.T, axis=1))
+    return max(total, 0.0) * float(np.prod(scale))
 
 
 @dataclass(frozen=True)
@@ -224,6 +347,8 @@ class TableReferee:
         # cards seen there in turn differed); and the cards (seat, that frame) seen during
         # tricks already over, which are never taken for a card of a later trick
         self._gap_parts: dict[Seat, tuple[int, str | None]] = {}
+        # likewise the classifier's odds of those cards (None where two were seen in turn)
+        self._gap_odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...] | None]] = {}
         self._spent: set[tuple[Seat, int]] = set()
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
@@ -242,15 +367,19 @@ class TableReferee:
     def on_events(self, events: list[TrackEvent], frame: int, time_s: float,
                   holding: dict[Seat, str], unread: frozenset[Seat] = frozenset(),
                   empty: frozenset[Seat] = frozenset(),
-                  parts: dict[Seat, tuple[int, str]] | None = None) -> list[Said]:
+                  parts: dict[Seat, tuple[int, str]] | None = None,
+                  odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]] | None = None,
+                  ) -> list[Said]:
         """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
         the zones where a card lies that could not be read (yet), ``empty`` the zones known to
         be empty whatever the detector says (they look as they did on the empty table),
         ``parts`` the suits or ranks read surely of unread cards (``Tracker.unread_parts``):
         should such a card never be read, that part narrows what the deck can put in its
-        place."""
+        place; ``odds`` the classifier's odds of unread cards (``Tracker.unread_odds``),
+        which weigh the ways the deck can put them back."""
         out: list[Announcement] = []
         self._note_parts(parts or {})
+        self._note_odds(odds or {})
         for event in events:
             if isinstance(event, CardLanded):
                 if self.referee.to_play is None and not self.referee.plays and all(
@@ -284,10 +413,20 @@ class TableReferee:
                 part = None  # two cards in turn, read differently: which was played?
             self._gap_parts[seat] = (since, part)
 
+    def _note_odds(self, odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]]) -> None:
+        for seat, (since, odd) in odds.items():
+            if (seat, since) in self._spent:
+                continue  # a card seen during a trick that is over
+            before = self._gap_odds.get(seat)
+            if before is not None and (before[0] != since or before[1] is None):
+                odd = None  # two cards seen there in turn: which was played?
+            self._gap_odds[seat] = (since, odd)
+
     def _trick_over(self) -> None:
         """The cards seen unread until now belong to this trick or an earlier one."""
-        self._spent |= {(seat, since) for seat, (since, _) in self._gap_parts.items()}
-        self._gap_parts = {}
+        self._spent |= {(seat, since) for seat, (since, _) in
+                        list(self._gap_parts.items()) + list(self._gap_odds.items())}
+        self._gap_parts, self._gap_odds = {}, {}
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
@@ -461,7 +600,9 @@ class TableReferee:
             return None
         parts = tuple((seat, part) for seat, (_, part) in self._gap_parts.items()
                       if part is not None and seat not in seen)
-        return _Dropped(self.referee.round, tuple(orders), parts)
+        odds = tuple((seat, odd) for seat, (_, odd) in self._gap_odds.items()
+                     if odd is not None and seat not in seen)
+        return _Dropped(self.referee.round, tuple(orders), parts, odds)
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
         """A deal that ends with some tricks dropped, every card of the deck seen but the ones
@@ -487,6 +628,7 @@ class TableReferee:
         gaps = sum(card is None for d in dropped for _, card in d.orders[0])
         if len(known) != len(set(known)) or len(missing) != gaps:
             return said
+        rest = [a for a in said if not isinstance(a, GameIncomplete)]
         tries, budget = [], [20 * MOST_WAYS]
         try:
             for orders in itertools.product(*(d.orders for d in dropped)):
@@ -495,18 +637,21 @@ class TableReferee:
                 tries += [(cards, orders) for cards in itertools.islice(
                     _distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
                 if len(tries) > MOST_WAYS:
-                    return said  # too many ways to tell apart
-        except _TooMany:
-            return said  # too many to look through (most of them dead ends)
+                    raise _TooMany  # too many ways to tell apart
+        except _TooMany:  # too many to try, or to look through (most of them dead ends)
+            likely = self._likely(dropped, missing)
+            return said if likely is None else rest + likely
         ways = []
         for cards, orders in tries:
             over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
             if over is not None:
                 ways.append((cards, orders, over))
-        if not ways or any(over.cheat is not None for _, _, over in ways) \
-                or len({over.score for _, _, over in ways}) != 1:
+        if not ways:
             return said
-        rest = [a for a in said if not isinstance(a, GameIncomplete)]
+        if any(over.cheat is not None for _, _, over in ways) \
+                or len({over.score for _, _, over in ways}) != 1:
+            likely = self._likely(dropped, missing)
+            return said if likely is None else rest + likely
         if len(ways) > 1:
             rounds = tuple(d.round for d in dropped)
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
@@ -517,6 +662,57 @@ class TableReferee:
             CardDeduced(d.round, seat, str(next(fill)))
             for d, order in zip(dropped, orders) for seat, c in order if c is None]
         return rest + deduced + [over]
+
+    def _likely(self, dropped: list[_Dropped],
+                missing: list[Card]) -> list[Announcement] | None:
+        """Where the ways of putting back the cards never read differ (in score, or some show
+        cheating), or are too many to try all: weigh each way by how well its cards fit what
+        the classifier read of the cards in their places (``_Dropped.likelihood``, multiplied
+        over them). If the ways of one score, none showing cheating, hold at least ``LIKELY``
+        of the weight of all the ways the play allows, that score stands (``ScoreLikely``,
+        then the verdict). Only where every one of those cards was read whole at least once:
+        a card never seen leaves its ways as likely as each other, and counting ways is no
+        evidence of how the cards were played.
+
+        The ways are tried heaviest first (``_heaviest``), at most ``MOST_WAYS`` of them; what
+        the ways not tried could weigh, at most, counts against the score, so the search can
+        stop as soon as the score is certain to hold its share."""
+        combos = list(itertools.product(*(d.orders for d in dropped)))
+        gaps = [[(d, seat) for d, order in zip(dropped, orders) for seat, c in order
+                 if c is None] for orders in combos]
+        if any(seat not in dict(d.odds) for slots in gaps for d, seat in slots):
+            return None
+        weights = [np.array([[d.likelihood(seat, c) if d.fits(seat, c) else 0.0
+                              for c in missing] for d, seat in slots]).reshape(-1, len(missing))
+                   for slots in gaps]
+        held: dict[tuple, float] = {}
+        overs: dict[tuple, GameOver] = {}
+        total, heaviest = 0.0, None
+        for weight, picked, combo, untried in _heaviest(weights, MOST_WAYS):
+            cards = tuple(missing[i] for i in picked)
+            over = self._score_again(dict(zip((d.round for d in dropped), combos[combo])),
+                                     cards)
+            if over is None:
+                continue  # a play out of turn: not what happened
+            key = (over.score, over.cheat)
+            held[key] = held.get(key, 0.0) + weight
+            overs.setdefault(key, over)
+            total += weight
+            if heaviest is None:
+                heaviest = (weight, cards, combo)  # the first tried is the heaviest
+            key, mass = max(held.items(), key=lambda item: item[1])
+            if key[1] is None and mass >= LIKELY * (total + untried):
+                break
+        else:
+            return None  # no score holds enough of the weight, or too many ways to be sure
+        assert heaviest is not None
+        weight, cards, combo = heaviest
+        placed = tuple((d.round, seat, str(card)) for (d, seat), card
+                       in zip(gaps[combo], cards)) if weight >= LIKELY * (total + untried) \
+            else ()
+        rounds = tuple(d.round for d in dropped)
+        return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
+                            placed), overs[key]]
 
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
                      cards: tuple[Card, ...]) -> GameOver | None:

@@ -100,7 +100,11 @@ class EventLog:
 @dataclass
 class Resumed:
     frame: int  # the last frame the log saw
-    announcements: int
+    said: list[Said]  # what the referee said again, rebuilding the game
+
+    @property
+    def announcements(self) -> int:
+        return len(self.said)
 
 
 def resume_from(path: Path, table: TableReferee) -> Resumed:
@@ -108,7 +112,7 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
     as it stood. Raises ``ValueError`` naming the line of a broken record (a last line cut
     short by a crash is ignored)."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    last_frame, count = -1, 0
+    last_frame, said_all = -1, []
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -129,13 +133,15 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
             empty = frozenset(Seat(int(n)) for n in record.get("empty", []))
             parts = {Seat(int(k)): (int(since), str(part))
                      for k, (since, part) in record.get("parts", {}).items()}
+            odds = {Seat(int(k)): (int(since), tuple((str(c), float(p)) for c, p in odd))
+                    for k, (since, odd) in record.get("odds", {}).items()}
             said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
-                                   unread, empty, parts)
+                                   unread, empty, parts, odds)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {n}: {error}") from None
-        count += len(said)
+        said_all += said
         last_frame = int(record["frame"])
-    return Resumed(last_frame, count)
+    return Resumed(last_frame, said_all)
 
 
 def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
@@ -147,7 +153,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     # how sure a card read by ruling others out may be: enough to play, never to accuse on
     settings = table.rules.referee
     play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
-    last_parts: dict = {}
+    last_reads: tuple[dict, dict] = ({}, {})
     last: Frame | None = None
     said_now = table.start()
     for said in said_now:
@@ -177,10 +183,10 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         said_now = []
         # the suits and ranks read of cards that cannot be read (the trump's among them) count
         # even on frames without events, so the referee hears of them when they change
-        parts = tracker.unread_parts()
-        if frame.index > skip_until and (events or parts != last_parts):
-            last_parts = parts
-            said_now = _referee(events, parts, frame, tracker, gate, table, log, result)
+        reads = (tracker.unread_parts(), tracker.unread_odds())
+        if frame.index > skip_until and (events or reads != last_reads):
+            last_reads = reads
+            said_now = _referee(events, reads, frame, tracker, gate, table, log, result)
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
@@ -192,32 +198,36 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # the frames ran out: a trick swept just before the end was still swept
         events = tracker.flush(last.index)
         if events:
-            said_now = _referee(events, tracker.unread_parts(), last, tracker, gate, table,
-                                log, result)
+            said_now = _referee(events, (tracker.unread_parts(), tracker.unread_odds()), last,
+                                tracker, gate, table, log, result)
             for sink in sinks:
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
 
 
-def _referee(events: list[TrackEvent], parts: dict, frame: Frame, tracker: Tracker,
-             gate: ChangeGate, table: TableReferee, log: EventLog | None,
+def _referee(events: list[TrackEvent], reads: tuple[dict, dict], frame: Frame,
+             tracker: Tracker, gate: ChangeGate, table: TableReferee, log: EventLog | None,
              result: SessionResult) -> list[Said]:
-    """Give one frame's tracker events (and ``parts``, ``Tracker.unread_parts``) to the
-    referee, log them and what it says, and add both to ``result``."""
+    """Give one frame's tracker events (and ``reads``: what was read of the cards not read
+    surely, ``Tracker.unread_parts`` and ``Tracker.unread_odds``) to the referee, log them and
+    what it says, and add both to ``result``."""
+    parts, odds = reads
     # a zone where the detector found nothing though something lies there is as unread as
     # one whose card was read unsurely: a play after it is not out of turn
     holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
     empty = gate.empty_zones()
     said_now = table.on_events(events, frame.index, frame.time_s, holding, unread, empty,
-                               parts)
+                               parts, odds)
     if log is not None:
         log.write({"record": "track", "frame": frame.index, "time": round(frame.time_s, 3),
                    "events": [track_event_to_dict(e) for e in events],
                    "holding": {str(s.number): c for s, c in holding.items()},
                    "unread": sorted(s.number for s in unread),
                    "empty": sorted(s.number for s in empty),
-                   "parts": {str(s.number): list(v) for s, v in parts.items()}})
+                   "parts": {str(s.number): list(v) for s, v in parts.items()},
+                   "odds": {str(s.number): [since, [list(o) for o in odd]]
+                            for s, (since, odd) in odds.items()}})
     for said in said_now:
         _log_said(log, said)
     result.landings += [e for e in events if isinstance(e, CardLanded)]

@@ -84,7 +84,9 @@ _PHRASES = {
            "card_deduced": "Vaza {round}: a carta do lugar {seat} não foi lida, mas só pode "
                            "ser a que falta",
            "score_settled": "As cartas que não foram lidas só podem ser as que faltam: seja "
-                            "qual for o lugar de cada uma, a pontuação é a mesma"},
+                            "qual for o lugar de cada uma, a pontuação é a mesma",
+           "score_likely": "As cartas que não foram bem lidas só podem ser as que faltam, e "
+                           "pelo que delas se leu a pontuação é quase certa"},
 }
 
 

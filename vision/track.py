@@ -73,6 +73,7 @@ class _Seen:
     whole: bool = True
     fresh: bool = True  # read on this frame, not a reading kept from an earlier one
     part: str | None = None  # the suit or rank surely read, whether or not the card was
+    odds: tuple[tuple[str, float], ...] | None = None  # the likeliest cards (``CardDetections``)
 
 
 class ZoneTracker:
@@ -137,6 +138,25 @@ class ZoneTracker:
         if float(np.ptp(centres, axis=0).max()) > self.still_px:
             return None
         return self.unread_from, parts.pop()
+
+    @property
+    def unread_odds(self) -> tuple[int, tuple[tuple[str, float], ...]] | None:
+        """The classifier's odds of the unread card lying in the zone, averaged over its fresh
+        looks (each look once; readings kept over still frames are no new look): its likeliest
+        cards, surest first, with the frame the card was first seen (as for
+        ``unread_part``). None where it was never read whole."""
+        if not self.unread or self.unread_from is None:
+            return None
+        looks = list({id(s): s.odds for s in self.unread_seen
+                      if s.fresh and s.odds}.values())
+        if not looks:
+            return None
+        total: dict[str, float] = {}
+        for odds in looks:
+            for card, p in odds:
+                total[card] = total.get(card, 0.0) + p / len(looks)
+        best = sorted(total.items(), key=lambda item: -item[1])[:max(map(len, looks))]
+        return self.unread_from, tuple((card, round(p, 4)) for card, p in best)
 
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
         """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
@@ -319,6 +339,12 @@ class Tracker:
         found = {seat: z.unread_part for seat, z in self.zones.items()}
         return {seat: part for seat, part in found.items() if part is not None}
 
+    def unread_odds(self) -> dict[Seat, tuple[int, tuple[tuple[str, float], ...]]]:
+        """Zones where a card lies unread that was read whole: the frame the card was first
+        seen there, and the classifier's odds of it (``ZoneTracker.unread_odds``)."""
+        found = {seat: z.unread_odds for seat, z in self.zones.items()}
+        return {seat: odds for seat, odds in found.items() if odds is not None}
+
 
 def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:
     best: _Seen | None = None
@@ -330,7 +356,8 @@ def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) ->
         quad = detections.quads[i]
         seen = _Seen(card, confidence, tuple(quad.mean(axis=0)), quad,
                      bool(detections.whole[i]), fresh,
-                     detections.parts[i] if detections.whole[i] else None)
+                     detections.parts[i] if detections.whole[i] else None,
+                     detections.odds[i] if detections.whole[i] else None)
         if best is None or (seen.card is not None, seen.confidence) > (best.card is not None,
                                                                        best.confidence):
             best = seen

@@ -149,20 +149,25 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
 
 
 def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001
-                 ) -> tuple[SessionResult, Comparison]:
+                 log: Path | None = None) -> tuple[SessionResult, Comparison]:
     """Referee a studio clip from its first frame, quietly, with the default rules and
     tracker, and compare what was said with the clip's truth log: what the end-to-end tests
-    and the games benchmark measure."""
+    and the games benchmark measure. ``log``: write the event log there too (``--events``)."""
     from referee.config import RulesConfig
 
     from .game import TableReferee
-    from .session import run_session
+    from .session import EventLog, run_session
     from .sources import video_frames
     from .studio.clip import read_truth
     from .table import CalibrationKeeper
     from .track import Tracker
 
     table = TableReferee(RulesConfig())
-    result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
-                         Tracker(), table, [])
+    events = EventLog(log) if log is not None else None
+    try:
+        result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
+                             Tracker(), table, [], events)
+    finally:
+        if events is not None:
+            events.close()
     return result, compare_with_truth(read_truth(truth), result.said, table.taken)

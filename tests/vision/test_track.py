@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,7 @@ from referee import Card
 from referee.config import RulesConfig
 from referee.seats import Seat
 from vision.detect import CardDetections
-from vision.game import Phase, TableReferee
+from vision.game import Phase, TableReferee, _heaviest, _permanent
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
                           ZoneUnclear)
 
@@ -18,12 +20,13 @@ ZONE_CENTRES = {1: (640, 600), 2: (300, 360), 3: (640, 120), 4: (980, 360)}
 
 def frame_of(cards: dict[int, tuple]) -> CardDetections:
     """cards: seat -> (card or None, confidence, whole[, (dx, dy)[, suit or rank read
-    surely]])."""
-    quads, seats, names, conf, whole, parts = [], [], [], [], [], []
+    surely[, the classifier's odds]]])."""
+    quads, seats, names, conf, whole, parts, odds = [], [], [], [], [], [], []
     for seat, entry in cards.items():
         card, confidence, is_whole = entry[:3]
         dx, dy = entry[3] if len(entry) > 3 else (0, 0)
         parts.append(entry[4] if len(entry) > 4 else None)
+        odds.append(entry[5] if len(entry) > 5 else None)
         x, y = ZONE_CENTRES[seat]
         x, y = x + dx, y + dy
         quads.append([(x - 30, y - 45), (x + 30, y - 45), (x + 30, y + 45), (x - 30, y + 45)])
@@ -34,7 +37,7 @@ def frame_of(cards: dict[int, tuple]) -> CardDetections:
     n = len(quads)
     return CardDetections(np.array(quads, np.float32).reshape(n, 4, 2),
                           np.ones(n, np.float32), np.array(whole, bool), seats, names,
-                          np.array(conf, np.float32), parts=parts)
+                          np.array(conf, np.float32), parts=parts, odds=odds)
 
 
 def run(script: list[dict[int, tuple]], settings: TrackerSettings = TrackerSettings()):
@@ -124,15 +127,20 @@ def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]]
     return script
 
 
-def referee_over(script, trump=None):
+def referee_over(script, trump=None, empties: bool = False):
+    """``empties``: zones without a card count as known to be empty (as the change gate sees
+    a zone that looks like the empty table)."""
     tracker = Tracker()
     table = TableReferee(RulesConfig(), trump=trump)
     said = [s.announcement for s in table.start()]
     for n, cards in enumerate(script):
         events = tracker.update(frame_of(cards), n)
+        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards) if empties \
+            else frozenset()
         said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
-                                                         tracker.unread(), frozenset(),
-                                                         tracker.unread_parts())]
+                                                         tracker.unread(), empty,
+                                                         tracker.unread_parts(),
+                                                         tracker.unread_odds())]
     return table, said
 
 
@@ -309,10 +317,13 @@ def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
 
 def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
                   suits: set[tuple[int, str]] = frozenset(),
-                  ranks: set[tuple[int, str]] = frozenset()) -> list[dict[int, tuple]]:
+                  ranks: set[tuple[int, str]] = frozenset(),
+                  odds: dict[tuple[int, str], dict[str, float]] | None = None,
+                  ) -> list[dict[int, tuple]]:
     """A bundled game (game1: 76 | 44) as frames; the cards in ``unread`` (seat, card) are
     never read surely, and of those in ``suits`` the suit is, of those in ``ranks`` the
-    rank."""
+    rank; those in ``odds`` are read with those odds (the classifier's, card: probability),
+    the others with none (never read whole)."""
     from pathlib import Path
 
     from vision.studio.clip import game_from_file
@@ -324,7 +335,12 @@ def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
         return card[-1] if (seat, card) in suits else card[:-1] if (seat, card) in ranks \
             else None
 
-    return [{s: ((e[0], 0.6, True, (0, 0), part(s, e[0])) if (s, e[0]) in unread else e)
+    def seen(seat: int, card: str) -> tuple | None:
+        read = (odds or {}).get((seat, card))
+        return None if read is None else tuple(sorted(read.items(), key=lambda kv: -kv[1]))
+
+    return [{s: ((e[0], 0.6, True, (0, 0), part(s, e[0]), seen(s, e[0])) if (s, e[0]) in unread
+                 else e)
              for s, e in cards.items()}
             for cards in script]
 
@@ -397,6 +413,85 @@ def test_the_suit_of_a_card_never_read_narrows_the_deck_to_the_one_way():
     deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
     assert deduced == [(4, 4, "4H"), (5, 4, "7S")], [a.kind for a in said]
     assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_where_the_ways_differ_in_score_the_readings_weigh_them():
+    # seat 1's AH (round 1) and seat 4's 4H (round 4) fit either way: 76 | 44 or 87 | 33.
+    # Read unsurely, but each far more like itself than like the other, the ways that give
+    # 76 | 44 hold nearly all the odds: the verdict stands, and says why
+    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, odds={
+        (1, "AH"): {"AH": 0.8, "KH": 0.15, "4H": 0.02},
+        (4, "4H"): {"4H": 0.7, "5H": 0.25, "AH": 0.02}}))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 2 and "game_incomplete" not in kinds, kinds
+    likely = next(a for a in said if a.kind == "score_likely")
+    assert likely.share >= 0.99 and likely.cards == ("4H", "AH")
+    assert [(r, seat.number, card) for r, seat, card in likely.placed] == [
+        (1, 1, "AH"), (4, 4, "4H")]
+    assert "99." in likely.message and "AH in round 1 (seat 1)" in likely.message
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+    assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)
+
+
+def test_readings_that_do_not_tell_the_ways_apart_leave_no_verdict():
+    # the same two cards, each read about as much like the other as like itself
+    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, odds={
+        (1, "AH"): {"AH": 0.5, "4H": 0.4}, (4, "4H"): {"4H": 0.5, "AH": 0.4}}))
+    kinds = [a.kind for a in said]
+    assert kinds[-1] == "game_incomplete" and "score_likely" not in kinds, kinds
+
+
+def test_a_card_never_read_whole_leaves_its_ways_unweighed_and_no_verdict():
+    # the AH read plainly as itself, but the 4H never seen whole: nothing tells its ways apart
+    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, odds={
+        (1, "AH"): {"AH": 0.85, "KH": 0.1}}))
+    kinds = [a.kind for a in said]
+    assert kinds[-1] == "game_incomplete" and "score_likely" not in kinds, kinds
+
+
+def test_readings_never_make_a_verdict_of_cheating_nobody_proved():
+    # game1c: seat 2's 3S, 6S and KS never read surely; read plainly, every way still shows
+    # its revoke, and nobody is judged on cards never read surely
+    _, said = referee_over(_game1_tricks({(2, "3S"), (2, "6S"), (2, "KS")}, "game1c", odds={
+        (2, "3S"): {"3S": 0.85}, (2, "6S"): {"6S": 0.85}, (2, "KS"): {"KS": 0.85}}))
+    kinds = [a.kind for a in said]
+    assert "revoke" not in kinds and "score_likely" not in kinds, kinds
+    assert kinds[-1] == "game_incomplete"
+
+
+def test_ways_come_heaviest_first_and_what_is_left_is_bounded():
+    rng = np.random.default_rng(4)
+    for n in (1, 3, 5, 6):
+        matrix = rng.random((n, n)) * (rng.random((n, n)) < 0.75)
+        every = sorted((float(np.prod([matrix[g, c] for g, c in enumerate(p)])), p)
+                       for p in itertools.permutations(range(n)))
+        every = [(w, p) for w, p in every if w > 0][::-1]
+        assert _permanent(matrix) == pytest.approx(sum(w for w, _ in every))
+        ways = list(_heaviest([matrix], 10_000))
+        assert [w for w, *_ in ways] == pytest.approx([w for w, _ in every])
+        for i, (_, picked, k, untried) in enumerate(ways):
+            assert k == 0 and len(set(picked)) == n
+            assert untried >= sum(w for w, *_ in ways[i + 1:]) - 1e-12
+    assert len(list(_heaviest([rng.random((4, 4))], 5))) == 5  # no more than asked for
+
+
+def test_an_unread_card_s_odds_are_its_fresh_looks_averaged():
+    tracker = Tracker()
+    first = frame_of({3: ("JD", 0.6, True, (0, 0), None, (("JD", 0.6), ("QD", 0.3)))})
+    tracker.update(first, 0)
+    for n in range(1, 4):
+        tracker.update(first, n, fresh=())  # the same reading kept: no new look
+    assert tracker.unread_odds() == {Seat(3): (0, (("JD", 0.6), ("QD", 0.3)))}
+    tracker.update(frame_of({3: ("QD", 0.5, True, (0, 0), None,
+                                 (("QD", 0.5), ("JD", 0.4)))}), 4)
+    since, odds = tracker.unread_odds()[Seat(3)]
+    assert since == 0 and dict(odds) == pytest.approx({"JD": 0.5, "QD": 0.4})
+    for n in range(5, 8):
+        tracker.update(frame_of({3: ("JD", 0.99, True)}), n)
+    assert tracker.holding() == {Seat(3): "JD"} and tracker.unread_odds() == {}  # it landed
+    tracker = Tracker()  # nor are there odds of a card never seen whole
+    tracker.update(frame_of({3: (None, 0.0, False)}), 0)
+    assert tracker.unread_odds() == {}
 
 
 def test_a_suit_read_wrongly_leaves_no_way_and_no_verdict():
