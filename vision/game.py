@@ -3,7 +3,8 @@
 Phases of a deal:
 
     WAIT_TRUMP --(a card lands in the dealer's zone)--> TRUMP_SHOWN (trump announced)
-    WAIT_TRUMP --(a card lands in another zone: play began before the trump was read)-->
+    WAIT_TRUMP --(a card lands in another zone, or in the dealer's after a card seen there
+               unread was taken away: play began before the trump was read)-->
                PLAYING with the trump's suit, if that was read surely though the card was
                not (``TrumpSuitDeclared``: whether the dealer holds the trump card is not
                checked); otherwise TRUMP_MISSED: the deal is not refereed (no trick can be
@@ -352,6 +353,11 @@ class TableReferee:
         self._spent: set[tuple[Seat, int]] = set()
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
+        # WAIT_TRUMP: a card was seen unread in the dealer's zone and the zone then looked
+        # empty again: that was the trump, shown and taken back unread; and how the dealer's
+        # zone was last seen (None, "empty" or "unread": a card there since it was empty)
+        self._trump_gone = False
+        self._dealer_look: str | None = None
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -380,6 +386,8 @@ class TableReferee:
         out: list[Announcement] = []
         self._note_parts(parts or {})
         self._note_odds(odds or {})
+        if self.phase is Phase.WAIT_TRUMP:
+            self._watch_dealer(unread, empty)
         for event in events:
             if isinstance(event, CardLanded):
                 if self.referee.to_play is None and not self.referee.plays and all(
@@ -413,6 +421,20 @@ class TableReferee:
                 part = None  # two cards in turn, read differently: which was played?
             self._gap_parts[seat] = (since, part)
 
+    def _watch_dealer(self, unread: frozenset[Seat], empty: frozenset[Seat]) -> None:
+        """Before the trump: a card seen unread in the dealer's zone (since the zone was seen
+        empty this deal, or read in part since the deal began) and then gone, the zone empty
+        again, was the trump, shown and taken back unread (``_trump_gone``)."""
+        dealer = self.order.dealer
+        if dealer in empty:
+            shown = [seen[0] for seen in (self._gap_parts.get(dealer),
+                                          self._gap_odds.get(dealer)) if seen]
+            if self._dealer_look == "unread" or any(since > self._began for since in shown):
+                self._trump_gone = True
+            self._dealer_look = "empty"
+        elif dealer in unread and self._dealer_look is not None:
+            self._dealer_look = "unread"
+
     def _note_odds(self, odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]]) -> None:
         for seat, (since, odd) in odds.items():
             if (seat, since) in self._spent:
@@ -439,9 +461,11 @@ class TableReferee:
             return []
         said: list[Announcement] = []
         if self.phase is Phase.WAIT_TRUMP:
-            if event.seat != self.order.dealer:
-                # play has begun, so the trump was shown unread (or not at all); the dealer's
-                # next card would be a play, and no trick can be judged without the trump...
+            if event.seat != self.order.dealer or self._trump_gone:
+                # play has begun (or the dealer's card is a play: the trump was shown and
+                # taken back unread), so the trump was shown unread (or not at all); the
+                # dealer's next card would be a play, and no trick can be judged without the
+                # trump...
                 shown = self._gap_parts.get(self.order.dealer)
                 if shown is None or shown[1] not in SUITS or shown[0] <= self._began:
                     # (a card first seen before this deal began is no trump of it)

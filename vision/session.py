@@ -153,7 +153,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     # how sure a card read by ruling others out may be: enough to play, never to accuse on
     settings = table.rules.referee
     play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
-    last_reads: tuple[dict, dict] = ({}, {})
+    last_watched: tuple = (({}, {}), frozenset())
     last: Frame | None = None
     said_now = table.start()
     for said in said_now:
@@ -183,9 +183,12 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         said_now = []
         # the suits and ranks read of cards that cannot be read (the trump's among them) count
         # even on frames without events, so the referee hears of them when they change
+        # (and which zones look empty: a card the dealer showed unread and took back is the
+        # trump, and the dealer's next card a play)
         reads = (tracker.unread_parts(), tracker.unread_odds())
-        if frame.index > skip_until and (events or reads != last_reads):
-            last_reads = reads
+        watched = (reads, gate.empty_zones())
+        if frame.index > skip_until and (events or watched != last_watched):
+            last_watched = watched
             said_now = _referee(events, reads, frame, tracker, gate, table, log, result)
         keep_going = True
         for sink in sinks:

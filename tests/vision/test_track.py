@@ -176,6 +176,30 @@ def test_play_begun_before_the_trump_was_read_leaves_the_deal_unrefereed_and_nob
     assert table.deal == 2 and table.phase is Phase.WAIT_TRUMP
 
 
+def test_a_trump_shown_and_taken_back_unread_is_not_the_dealers_next_card():
+    tricks = [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")]]
+    script = play_script(2, "7D", tricks)
+    script[3:11] = [{2: ("7D", 0.7, True)}] * 8  # the trump, never read surely
+    # the leader's AH is never read surely either, so the dealer's 2D is the first card to
+    # land since the trump was taken back: a play, not the trump
+    script = [{s: (("AH", 0.6, True) if s == 1 else e) for s, e in cards.items()}
+              for cards in script]
+    _, said = referee_over(script, empties=True)
+    kinds = [a.kind for a in said]
+    assert kinds[0] == "trump_unclear" and "trump" not in kinds, kinds
+    assert said[0].dealer == Seat(2)
+
+
+def test_a_trump_read_surely_only_once_it_lies_still_is_the_trump():
+    # unread while it is being put down, then read surely where it lies: the zone was never
+    # seen empty in between, so it is the same card, and the trump
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")]])
+    script[3:7] = [{2: ("7D", 0.7, True, (0, 30))}] * 4
+    _, said = referee_over(script, empties=True)
+    assert [a.kind for a in said] == ["trump", "cut", "trick_won"], [a.kind for a in said]
+    assert str(said[0].card) == "7D"
+
+
 def test_a_trump_whose_suit_alone_was_read_lets_the_deal_be_refereed():
     script = _game1_tricks(set())
     # the dealer's 7D is read unsurely, though surely a diamond, then taken back
