@@ -281,11 +281,12 @@ def _permanent(matrix: np.ndarray) -> float:
     """What all the ways of filling gaps with cards, no card twice, weigh together
     (``matrix``: the weight of each card in each gap, as for ``_heaviest``): the matrix's
     permanent, by Ryser's formula over the subsets of the cards. Infinity (no bound) for
-    more than ``PERMANENT_GAPS`` gaps or more cards than gaps."""
+    more than ``PERMANENT_GAPS`` gaps, or as many cards as gaps not (the deck leaves as
+    many cards as gaps)."""
     gaps, cards = matrix.shape
     if gaps == 0:
         return 1.0
-    if gaps > PERMANENT_GAPS or cards > gaps:
+    if gaps > PERMANENT_GAPS or cards != gaps:
         return math.inf
     scale = matrix.sum(axis=1, keepdims=True)
     if not scale.all():
