@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from referee.cards import FULL_DECK
+from referee.cards import FULL_DECK, Suit
 
 BACK = "back"
 NOT_A_CARD = "none"
 CLASSES: tuple[str, ...] = tuple(str(c) for c in FULL_DECK) + (BACK, NOT_A_CARD)
 CROP_SIZE = (64, 96)  # width, height of a rectified card as the classifier sees it
-SUITS = ("C", "D", "H", "S")
+SUITS = tuple(suit.value for suit in Suit)  # "C", "D", "H", "S"
 
 
 def part_fits(part: str, card: str) -> bool:

@@ -32,6 +32,8 @@ _CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
 # what a reading keeps of the classifier's odds (``CardDetections.odds``): its likeliest cards,
 # at most this many, each at least this likely
 ODDS_KEPT, ODDS_LEAST = 6, 0.001
+_CARD_INDEX = np.array([i for i, _ in _CARDS])
+_CARD_NAMES = [c for _, c in _CARDS]
 _PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
                  for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
 
@@ -137,11 +139,10 @@ def card_odds(probs: np.ndarray) -> list[tuple[tuple[str, float], ...]]:
     their probabilities, surest first: at most ``ODDS_KEPT``, none under ``ODDS_LEAST``. Of a
     card that is never read surely they still tell which of the cards it can be it looks most
     like (``vision.game``, at the end of a deal)."""
-    index = np.array([i for i, _ in _CARDS])
-    names = [c for _, c in _CARDS]
-    cards = probs[:, index]
+    cards = probs[:, _CARD_INDEX]
     order = np.argsort(-cards, axis=1)[:, :ODDS_KEPT]
-    return [tuple((names[j], round(float(row[j]), 4)) for j in best if row[j] >= ODDS_LEAST)
+    return [tuple((_CARD_NAMES[j], round(float(row[j]), 4)) for j in best
+                  if row[j] >= ODDS_LEAST)
             for row, best in zip(cards, order)]
 
 

@@ -32,7 +32,7 @@ import enum
 import heapq
 import itertools
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -129,6 +129,14 @@ class CardDeduced(Announcement):
                 f"every other card was: it can only be {self.card}")
 
 
+def _only_left(what: str, rounds: tuple[int, ...], cards: tuple[str, ...]) -> str:
+    """How the deck settles the cards never read: "The cards never read in rounds 3, 6 can
+    only be ..., since every other card was seen"."""
+    listed = ", ".join(str(r) for r in rounds)
+    return (f"The cards {what} in round{'s' if len(rounds) > 1 else ''} {listed} can only be "
+            f"{' '.join(cards)}, since every other card was seen")
+
+
 @dataclass(frozen=True)
 class ScoreSettled(Announcement):
     """At the end of a deal: the cards never read (``cards``, in rounds ``rounds``) can only be
@@ -143,10 +151,8 @@ class ScoreSettled(Announcement):
 
     @property
     def message(self) -> str:
-        rounds = ", ".join(str(r) for r in self.rounds)
-        return (f"The cards never read in round{'s' if len(self.rounds) > 1 else ''} {rounds} "
-                f"can only be {' '.join(self.cards)}, since every other card was seen: "
-                f"whichever way they lay ({self.ways} ways fit the play), the score is the same")
+        return (f"{_only_left('never read', self.rounds, self.cards)}: whichever way they lay "
+                f"({self.ways} ways fit the play), the score is the same")
 
 
 @dataclass(frozen=True)
@@ -167,9 +173,7 @@ class ScoreLikely(Announcement):
 
     @property
     def message(self) -> str:
-        rounds = ", ".join(str(r) for r in self.rounds)
-        head = (f"The cards never read surely in round{'s' if len(self.rounds) > 1 else ''} "
-                f"{rounds} can only be {' '.join(self.cards)}, since every other card was seen")
+        head = _only_left("never read surely", self.rounds, self.cards)
         if self.placed:
             where = ", ".join(f"{card} in round {r} (seat {seat.number})"
                               for r, seat, card in self.placed)
@@ -385,8 +389,11 @@ class TableReferee:
         place; ``odds`` the classifier's odds of unread cards (``Tracker.unread_odds``),
         which weigh the ways the deck can put them back."""
         out: list[Announcement] = []
-        self._note_parts(parts or {})
-        self._note_odds(odds or {})
+        # two cards in turn: parts read alike may stand; odds only of one and the same card
+        self._note(self._gap_parts, parts or {},
+                   lambda before, since, part: before[0] == since or before[1] == part)
+        self._note(self._gap_odds, odds or {},
+                   lambda before, since, _: before[0] == since and before[1] is not None)
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
         for event in events:
@@ -413,14 +420,18 @@ class TableReferee:
             self._began = frame
         return [Said(frame, time_s, a) for a in out]
 
-    def _note_parts(self, parts: dict[Seat, tuple[int, str]]) -> None:
-        for seat, (since, part) in parts.items():
+    def _note(self, gaps: dict, reads: dict, keeps: Callable[[tuple, int, Any], bool]) -> None:
+        """Keep in ``gaps`` (by seat: the frame a card was first seen, what was read of it)
+        what is now read of unread cards (``reads``, likewise), but not of cards seen during a
+        trick that is over. Where ``keeps(before, since, read)`` says no, a card seen there
+        before differs from this one: which was played? Nothing is kept of it (None)."""
+        for seat, (since, read) in reads.items():
             if (seat, since) in self._spent:
-                continue  # a card seen during a trick that is over
-            before = self._gap_parts.get(seat)
-            if before is not None and before[0] != since and before[1] != part:
-                part = None  # two cards in turn, read differently: which was played?
-            self._gap_parts[seat] = (since, part)
+                continue
+            before = gaps.get(seat)
+            if before is not None and not keeps(before, since, read):
+                read = None
+            gaps[seat] = (since, read)
 
     def _watch_dealer(self, unread: frozenset[Seat], empty: frozenset[Seat]) -> None:
         """Before the trump: a card seen unread in the dealer's zone (since the zone was seen
@@ -435,15 +446,6 @@ class TableReferee:
             self._dealer_look = "empty"
         elif dealer in unread and self._dealer_look is not None:
             self._dealer_look = "unread"
-
-    def _note_odds(self, odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]]) -> None:
-        for seat, (since, odd) in odds.items():
-            if (seat, since) in self._spent:
-                continue  # a card seen during a trick that is over
-            before = self._gap_odds.get(seat)
-            if before is not None and (before[0] != since or before[1] is None):
-                odd = None  # two cards seen there in turn: which was played?
-            self._gap_odds[seat] = (since, odd)
 
     def _trick_over(self) -> None:
         """The cards seen unread until now belong to this trick or an earlier one."""

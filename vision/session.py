@@ -189,7 +189,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         watched = (reads, gate.empty_zones())
         if frame.index > skip_until and (events or watched != last_watched):
             last_watched = watched
-            said_now = _referee(events, reads, frame, tracker, gate, table, log, result)
+            said_now = _referee(events, reads, watched[1], frame, tracker, gate, table, log,
+                                result)
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
@@ -201,25 +202,25 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # the frames ran out: a trick swept just before the end was still swept
         events = tracker.flush(last.index)
         if events:
-            said_now = _referee(events, (tracker.unread_parts(), tracker.unread_odds()), last,
-                                tracker, gate, table, log, result)
+            said_now = _referee(events, (tracker.unread_parts(), tracker.unread_odds()),
+                                gate.empty_zones(), last, tracker, gate, table, log, result)
             for sink in sinks:
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
 
 
-def _referee(events: list[TrackEvent], reads: tuple[dict, dict], frame: Frame,
-             tracker: Tracker, gate: ChangeGate, table: TableReferee, log: EventLog | None,
-             result: SessionResult) -> list[Said]:
+def _referee(events: list[TrackEvent], reads: tuple[dict, dict], empty: frozenset,
+             frame: Frame, tracker: Tracker, gate: ChangeGate, table: TableReferee,
+             log: EventLog | None, result: SessionResult) -> list[Said]:
     """Give one frame's tracker events (and ``reads``: what was read of the cards not read
-    surely, ``Tracker.unread_parts`` and ``Tracker.unread_odds``) to the referee, log them and
-    what it says, and add both to ``result``."""
+    surely, ``Tracker.unread_parts`` and ``Tracker.unread_odds``; ``empty``, the zones that
+    look empty, ``ChangeGate.empty_zones``) to the referee, log them and what it says, and add
+    both to ``result``."""
     parts, odds = reads
     # a zone where the detector found nothing though something lies there is as unread as
     # one whose card was read unsurely: a play after it is not out of turn
     holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
-    empty = gate.empty_zones()
     said_now = table.on_events(events, frame.index, frame.time_s, holding, unread, empty,
                                parts, odds)
     if log is not None:

@@ -550,11 +550,15 @@ def test_an_unread_card_s_suit_is_reported_once_read_alike_on_enough_frames():
 
 def test_a_suit_seen_during_an_earlier_trick_never_counts_for_a_later_one():
     table = TableReferee(RulesConfig())
-    table._note_parts({Seat(3): (100, "S")})
+
+    def note(parts):  # a frame without events, only what is read of unread cards
+        table.on_events([], 0, 0.0, {}, parts=parts)
+
+    note({Seat(3): (100, "S")})
     table._trick_over()
-    table._note_parts({Seat(3): (100, "S"), Seat(1): (140, "H")})  # the same card, still there
+    note({Seat(3): (100, "S"), Seat(1): (140, "H")})  # the same card, still there
     assert table._gap_parts == {Seat(1): (140, "H")}
-    table._note_parts({Seat(1): (150, "C")})  # another card there, of another suit
+    note({Seat(1): (150, "C")})  # another card there, of another suit
     assert table._gap_parts == {Seat(1): (150, None)}
 
 
