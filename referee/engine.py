@@ -48,6 +48,7 @@ from .events import (
     OutOfTurn,
     RevokeProven,
     TrickMissed,
+    TrickWithdrawn,
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
@@ -201,10 +202,11 @@ class Referee:
         cheats = self._cheats_proven_by(seat, card)
         if cheats and (event.confidence < self.accuse_confidence or not event.confirmed):
             return [CardUnclear(seat, card, event.confidence)]
-        if not cheats and card in self._played and event.confidence < self.accuse_confidence:
+        if not cheats and card in self._played and (
+                event.confidence < self.accuse_confidence or not event.confirmed):
             # read as a card already played, but not surely enough to prove it was played
-            # twice: one of the two readings is wrong, and this one is not sure enough to
-            # take over the other
+            # twice: one of the two readings is wrong, and this one is not sure enough (or
+            # seen on one look only) to take over the other (see ``withdraw``)
             return [CardUnclear(seat, card, event.confidence)]
         # From here on the play is taken.
         said: list[Announcement] = list(cheats)
@@ -276,6 +278,46 @@ class Referee:
             self._played[card][1] = max(self._played[card][1], confidence)
         elif card == self.trump:
             self._trump_sureness = max(self._trump_sureness, confidence)
+
+    def first_reading(self, card: Card) -> tuple[int, float] | None:
+        """The round ``card`` was played in this deal and how surely it was read then (0 for
+        a reading never confirmed); None if it has not been played."""
+        if card not in self._played:
+            return None
+        first_round, sureness = self._played[card]
+        return first_round, sureness
+
+    def withdraw(self, card: Card, sure: bool = True) -> list[Announcement]:
+        """``card`` is about to be played again, read surely, where its earlier play (in a
+        round over, scored or dropped) was read less surely than ``accuse_confidence``: that
+        earlier reading was wrong. Its round stops counting: a scored trick gives its points
+        back and joins the dropped rounds (``missed``), and what was learnt from the misread
+        card (its play, a failure to follow that it made or that was measured against it) is
+        forgotten. Who led the rounds after it stands: those plays came down in turn. ``sure``:
+        whether the new reading is sure (``TrickWithdrawn``). Only the
+        camera referee calls this; a game file never does. Raises ``RefereeStateError``
+        where there is no such earlier reading."""
+        first = self.first_reading(card)
+        if self.phase is not Phase.PLAYING or first is None or first[0] >= self.round \
+                or first[1] >= self.accuse_confidence:
+            raise RefereeStateError(f"no earlier unsure reading of {card} to withdraw")
+        round_ = first[0]
+        del self._played[card]
+        for key, (failed_round, off_suit, lead) in list(self._failed_to_follow.items()):
+            if failed_round == round_ and card in (off_suit, lead):
+                del self._failed_to_follow[key]
+        trick = next((t for t in self.tricks if card in (p.card for p in t.plays)), None)
+        if trick is None:
+            return []  # the round was dropped already: there is nothing to take back
+        seat = next(p.seat for p in trick.plays if p.card == card)
+        assert self.trump_suit is not None
+        winner = trick.winner(self.trump_suit)
+        self.tricks.remove(trick)
+        self.points[winner.pair] -= trick.points
+        self.missed = sorted(self.missed + [round_])
+        if round_ == self.round - 1 and not self.plays:
+            self.leader, self._lead_known = None, False  # who leads next was its winner
+        return [TrickWithdrawn(round_, seat, card, winner, trick.points, self.score, sure)]
 
     def abandon_trick(self, also_seen: tuple[str, ...] = ()) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the

@@ -318,6 +318,38 @@ class TrickMissed(Announcement):
 
 
 @dataclass(frozen=True, slots=True)
+class TrickWithdrawn(Announcement):
+    """The card of ``seat`` in round ``round`` was taken as ``card`` on a reading not sure
+    enough to accuse anyone on, and ``card`` has now been played again: read surely (twice),
+    so the first reading was wrong (``sure``); or read again no more surely, so one of the
+    two readings is wrong and which is not known (not ``sure``). The round no longer counts:
+    its ``points`` go back from ``winner``'s pair (``winner`` None: the round was already
+    dropped unscored), leaving ``score``; like a dropped round, it stands in the way of the
+    verdict unless the deck settles it at the end of the deal. Only the camera referee says
+    this."""
+
+    kind: ClassVar[str] = "trick_withdrawn"
+    round: int
+    seat: Seat
+    card: Card
+    winner: Seat | None
+    points: int
+    score: tuple[int, int]
+    sure: bool = True
+
+    @property
+    def message(self) -> str:
+        taken = f"Round {self.round}: the card of seat {self.seat.number} taken as {self.card}"
+        head = (f"{taken} was misread, as {self.card} is played now, read surely" if self.sure
+                else f"{taken} may have been misread: {self.card} is read again now, and "
+                     "neither reading is sure enough to tell which is right")
+        if self.winner is None:
+            return head
+        return (f"{head}. Round {self.round} no longer counts: {self.points} points go back "
+                f"from Pair {self.winner.pair.name}. Score: {self.score[0]} | {self.score[1]}")
+
+
+@dataclass(frozen=True, slots=True)
 class GameIncomplete(GameOver):
     """The deal is over but ``missed`` rounds could not be scored: no verdict is given on a
     score that is not known (a proven cheat still decides the game, as a ``GameOver``)."""

@@ -50,6 +50,7 @@ from referee.events import (
     GameIncomplete,
     GameOver,
     Outcome,
+    TrickWithdrawn,
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
@@ -341,6 +342,8 @@ class TableReferee:
         self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
         # plays that would prove cheating, waiting for a second look (see ``_feed_play``)
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
+        # cards read in two places, neither surely: only a sure reading takes either
+        self._doubted: set[Card] = set()
         # leads after a dropped trick that came down with every other zone empty
         self._alone: set[CardLanded] = set()
         # the cards of this deal's tricks, in order, scored or dropped (those that were read)
@@ -529,14 +532,20 @@ class TableReferee:
     def _feed_play(self, event: CardLanded, card: Card,
                    confirmed: float | None = None) -> list[Announcement]:
         """``confirmed``: the confidence of a second look, when there was one."""
-        before = (len(self.referee.tricks), len(self.referee.plays))
         looked_twice = confirmed is not None or event.looks >= 2
         confidence = event.confidence if confirmed is None else confirmed
+        sure = looked_twice and confidence >= self.referee.accuse_confidence
+        if card in self._doubted and not sure:
+            # two readings of this card disagreed on where it lies: only a sure one settles it
+            self._unconfirmed[event.seat] = (event, card)
+            return [CardUnclear(event.seat, card, confidence)] if looked_twice else []
+        withdrawn = self._withdraw_misread(card) if sure else []
+        before = (len(self.referee.tricks), len(self.referee.plays))
         try:
-            said = self.referee.feed(CardPlayed(event.seat, card, confidence, looked_twice,
-                                                alone=event in self._alone))
+            said = withdrawn + self.referee.feed(CardPlayed(
+                event.seat, card, confidence, looked_twice, alone=event in self._alone))
         except RefereeStateError:
-            return []
+            return withdrawn
         if confidence >= self.referee.min_confidence \
                 and any(isinstance(a, CardUnclear) for a in said):
             # This play would prove cheating (or is read as a card already played), and it
@@ -545,7 +554,10 @@ class TableReferee:
             # plays after it wait for it, as for a card not read: its seat played, so they
             # are not out of turn. Read twice and still unsure, it is asked for again.
             self._unconfirmed[event.seat] = (event, card)
-            return [] if not looked_twice else said
+            if not looked_twice:
+                return []
+            # read twice as a card taken before on a reading no surer: either may be wrong
+            return said + self._withdraw_misread(card, sure=False)
         if (len(self.referee.tricks), len(self.referee.plays)) != before:
             self.taken.append(event)  # taken: not turned away
         said = self._settle(said)
@@ -559,6 +571,48 @@ class TableReferee:
                 if not isinstance(a, GameIncomplete):  # an unknown score counts for nobody
                     said = said + [self.match.record(a)]
         return said
+
+    def _withdraw_misread(self, card: Card, sure: bool = True) -> list[Announcement]:
+        """``card`` is being played, read surely on two looks, and it was taken in an earlier
+        round of this deal on a reading under ``accuse_confidence``: that reading was wrong
+        (a card is in the deck once; a sure reading outweighs an unsure one, and nobody is
+        accused on the unsure one). Its round stops counting (``Referee.withdraw``) and the
+        card there becomes a gap, weighed by how the classifier read it when it landed, for
+        the deck to settle at the end of the deal like a card never read.
+
+        Not ``sure``: the card is read again no more surely than before. Either reading may be
+        the wrong one, so the earlier round stops counting just the same, and the new play
+        waits, unread, for a sure look (``_doubted``); should none come, it is a gap of its
+        trick too (``_cards_short``)."""
+        first = self.referee.first_reading(card)
+        if first is None or first[0] >= self.referee.round \
+                or first[1] >= self.referee.accuse_confidence:
+            return []
+        round_ = first[0]
+        if sure:
+            self._doubted.discard(card)
+        else:
+            self._doubted.add(card)
+        landing = next((e for e in reversed(self.taken)
+                        if e.card == str(card) and e.frame > self._began), None)
+        trick = next((t for t in self.referee.tricks if card in (p.card for p in t.plays)),
+                     None)
+        said = self.referee.withdraw(card, sure)
+        self._finished = [cards - {str(card)} for cards in self._finished]
+        odds = ((landing.seat, landing.odds),) if landing is not None and landing.odds else ()
+        if trick is not None:  # a scored trick joins the dropped ones
+            order = tuple((p.seat, None if p.card == card else p.card) for p in trick.plays)
+            self._dropped.append(_Dropped(round_, (order,), (), odds))
+            return said
+        for i, dropped in enumerate(self._dropped):
+            if dropped is not None and dropped.round == round_:
+                self._dropped[i] = _Dropped(round_, tuple(
+                    tuple((seat, None if c == card else c) for seat, c in order)
+                    for order in dropped.orders), dropped.parts, dropped.odds + odds)
+        if landing is None:
+            return said
+        return said + [TrickWithdrawn(round_, landing.seat, card, None, 0, self.referee.score,
+                                      sure)]
 
     def _confirmed(self, event: CardConfirmed) -> list[Announcement]:
         pending = self._unconfirmed.get(event.seat)
@@ -588,19 +642,36 @@ class TableReferee:
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score."""
+        doubts = self._doubt_waiting()
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
         self._dropped.append(self._cards_short())
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
-                                        | {str(c) for _, c in self._not_taken()}))
+                                        | {str(c) for _, c in self._waiting}))
         self._waiting = []
         self._unconfirmed = {}
         self._trick_over()
-        said = self._settle(self.referee.abandon_trick(pending))
+        said = doubts + self._settle(self.referee.abandon_trick(pending))
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
                 if not isinstance(a, GameIncomplete):
                     said = said + [self.match.record(a)]
+        return said
+
+    def _doubt_waiting(self) -> list[Announcement]:
+        """Plays of the trick being dropped that waited (behind a card never read) and are
+        read as a card taken in an earlier round on a reading under ``accuse_confidence``: one
+        of the two readings is wrong (``_withdraw_misread``). A waiting play read surely on two
+        looks keeps its card; one read no more surely becomes a gap of this trick, weighed by
+        how it was read (it waits no longer: it is moved among the plays awaiting a look)."""
+        said: list[Announcement] = []
+        for event, card in list(self._waiting):
+            sure = event.looks >= 2 and event.confidence >= self.referee.accuse_confidence
+            withdrawn = self._withdraw_misread(card, sure)
+            if withdrawn and not sure:
+                self._waiting.remove((event, card))
+                self._unconfirmed[event.seat] = (event, card)
+            said += withdrawn
         return said
 
     def _cards_short(self) -> _Dropped | None:
@@ -611,7 +682,7 @@ class TableReferee:
         apart."""
         taken = [(p.seat, p.card) for p in self.referee.plays]
         waited = [(e.seat, c) for e, c in self._waiting]
-        if not taken + waited or self._unconfirmed:
+        if not taken + waited:
             return None
         seen = [seat for seat, _ in taken + waited]
         # after a dropped trick the first card read was taken to lead, but the true lead may
@@ -627,8 +698,11 @@ class TableReferee:
             return None
         parts = tuple((seat, part) for seat, (_, part) in self._gap_parts.items()
                       if part is not None and seat not in seen)
+        # a play awaiting a second look that never came is a card not read surely: a gap,
+        # weighed by how it was read when it landed
         odds = tuple((seat, odd) for seat, (_, odd) in self._gap_odds.items()
-                     if odd is not None and seat not in seen)
+                     if odd is not None and seat not in seen and seat not in self._unconfirmed) \
+            + tuple((seat, e.odds) for seat, (e, _) in self._unconfirmed.items() if e.odds)
         return _Dropped(self.referee.round, tuple(orders), parts, odds)
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:

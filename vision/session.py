@@ -53,7 +53,7 @@ def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
         return {"type": "landed", "seat": event.seat.number, "card": event.card,
                 "confidence": round(event.confidence, 4), "frame": event.frame,
                 "quad": [[round(x, 1), round(y, 1)] for x, y in event.quad],
-                "looks": event.looks}
+                "looks": event.looks, "odds": [list(o) for o in event.odds]}
     if isinstance(event, CardConfirmed):
         return {"type": "confirmed", "seat": event.seat.number, "card": event.card,
                 "confidence": round(event.confidence, 4), "frame": event.frame}
@@ -70,7 +70,8 @@ def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
     if data["type"] == "landed":
         return CardLanded(seat, str(data["card"]), float(data["confidence"]),
                           int(data["frame"]), tuple(tuple(p) for p in data.get("quad", [])),
-                          int(data.get("looks", 1)))
+                          int(data.get("looks", 1)),
+                          tuple((str(c), float(p)) for c, p in data.get("odds", [])))
     if data["type"] == "confirmed":
         return CardConfirmed(seat, str(data["card"]), float(data["confidence"]),
                              int(data["frame"]))

@@ -77,6 +77,8 @@ _PHRASES = {
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
+           "trick_withdrawn": "Vaza {round}: a carta do lugar {seat} foi mal lida; a vaza "
+                              "deixa de contar",
            "out_of_turn": "O jogador {seat} jogou fora de vez",
            "trump_suit": "Trunfo: {suit_pt}; a carta do trunfo não foi lida",
            "trump_unclear": "O trunfo não foi lido antes de começar o jogo: esta mão não pode "

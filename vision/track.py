@@ -17,7 +17,7 @@ zone cost a counter increment.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +35,9 @@ class CardLanded:
     frame: int
     quad: tuple[tuple[float, float], ...]
     looks: int = 1  # separate fresh reads (not kept ones) that agreed, sure, on landing
+    # the classifier's likeliest cards, averaged over those reads (``_mean_odds``): should a
+    # surer reading later show this one wrong, they weigh what the card may have been
+    odds: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,16 +150,8 @@ class ZoneTracker:
         ``unread_part``). None where it was never read whole."""
         if not self.unread or self.unread_from is None:
             return None
-        looks = list({id(s): s.odds for s in self.unread_seen
-                      if s.fresh and s.odds}.values())
-        if not looks:
-            return None
-        total: dict[str, float] = {}
-        for odds in looks:
-            for card, p in odds:
-                total[card] = total.get(card, 0.0) + p / len(looks)
-        best = sorted(total.items(), key=lambda item: -item[1])[:max(map(len, looks))]
-        return self.unread_from, tuple((card, round(p, 4)) for card, p in best)
+        odds = _mean_odds(self.unread_seen)
+        return (self.unread_from, odds) if odds else None
 
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
         """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
@@ -240,7 +235,7 @@ class ZoneTracker:
                 quad = tuple((float(x), float(y)) for x, y in agreeing[-1].quad)
                 self.looks = [s.confidence for s in agreeing if s.fresh]
                 events.append(CardLanded(self.seat, card, confidence, frame, quad,
-                                         max(1, len(self.looks))))
+                                         max(1, len(self.looks)), _mean_odds(agreeing)))
                 return events
         readable = seen.card is not None and seen.confidence >= self.min_confidence
         if readable or self.holds is not None:
@@ -344,6 +339,21 @@ class Tracker:
         seen there, and the classifier's odds of it (``ZoneTracker.unread_odds``)."""
         found = {seat: z.unread_odds for seat, z in self.zones.items()}
         return {seat: odds for seat, odds in found.items() if odds is not None}
+
+
+def _mean_odds(seen: Iterable[_Seen]) -> tuple[tuple[str, float], ...]:
+    """The classifier's odds of a card averaged over its fresh looks among ``seen`` (each look
+    once: a reading kept over still frames is no new look), likeliest first, as many cards as
+    a look gives; () where it was never read whole."""
+    looks = list({id(s): s.odds for s in seen if s.fresh and s.odds}.values())
+    if not looks:
+        return ()
+    total: dict[str, float] = {}
+    for odds in looks:
+        for card, p in odds:
+            total[card] = total.get(card, 0.0) + p / len(looks)
+    best = sorted(total.items(), key=lambda item: -item[1])[:max(map(len, looks))]
+    return tuple((card, round(p, 4)) for card, p in best)
 
 
 def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:

@@ -106,8 +106,10 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
                                f"{rests[i]['card']} (frame {rests[i]['frame']}) never taken")
     expected_wins = {r["round"]: r for r in truth if r.get("event") == "announce"
                      and r.get("kind") == "trick_won"}
+    # a trick taken back later (a card of it misread, ``TrickWithdrawn``) is not a trick right
+    withdrawn = {s.announcement.round for s in said if s.announcement.kind == "trick_withdrawn"}
     said_wins = {a["round"]: a for a in (s.announcement.to_dict() for s in said)
-                 if a["kind"] == "trick_won"}
+                 if a["kind"] == "trick_won" and a["round"] not in withdrawn}
     result.tricks_expected = len(expected_wins)
     result.tricks_right = sum(1 for n, a in expected_wins.items() if n in said_wins
                               and said_wins[n]["seat"] == a["seat"]
@@ -132,7 +134,9 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
         fact = item.announcement.to_dict()
         if fact["kind"] in STATEMENTS and _fact(fact) not in true_facts:
             result.statements_wrong += 1
-            result.problems.append(f"said wrongly: {item.announcement.message}")
+            later = " (taken back later)" if fact.get("round") in withdrawn \
+                and fact["kind"] == "trick_won" else ""
+            result.problems.append(f"said wrongly{later}: {item.announcement.message}")
     expected_accusations = {m for k, m in expected if k in ACCUSATIONS}
     for kind, message in got:
         if kind in ACCUSATIONS and message not in expected_accusations:

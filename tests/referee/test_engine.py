@@ -372,3 +372,52 @@ def test_confirming_the_evidence_later_makes_the_proof():
     assert referee.feed(unconfirmed) == [CardUnclear(Seat(2), Card.parse("5S"), 0.995)]
     said = referee.feed(play(2, "5S", 0.995))
     assert [type(a) for a in said] == [RevokeProven]
+
+
+def test_a_card_read_again_surely_on_one_look_only_waits_for_a_second():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    for seat, card, conf in [(1, "AS", 0.85), (2, "2S", 0.999), (3, "3S", 0.999),
+                             (4, "4S", 0.999)]:
+        referee.feed(play(seat, card, conf))
+    once = CardPlayed(Seat(1), Card.parse("AS"), 0.999, confirmed=False)
+    assert [a.kind for a in referee.feed(once)] == ["card_unclear"]
+    assert referee.to_play == Seat(1) and not referee.plays
+
+
+def test_withdrawing_a_misread_card_takes_its_round_back():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    # round 1: seat 2's card, read as the 5H at 0.9, fails to follow spades
+    for seat, card, conf in [(1, "AS", 0.999), (2, "5H", 0.9), (3, "3S", 0.999),
+                             (4, "4S", 0.999)]:
+        referee.feed(play(seat, card, conf))
+    assert referee.score == (11, 0) and referee.first_reading(Card.parse("5H")) == (1, 0.9)
+    referee.feed(play(1, "2C", 0.999))
+    said = referee.withdraw(Card.parse("5H"))  # the 5H is about to be played, read surely
+    assert [a.kind for a in said] == ["trick_withdrawn"]
+    taken_back = said[0]
+    assert (taken_back.round, taken_back.seat, str(taken_back.card), taken_back.winner,
+            taken_back.points) == (1, Seat(2), "5H", Seat(1), 11)
+    assert "Round 1 no longer counts: 11 points go back from Pair A. Score: 0 | 0" \
+        in taken_back.message
+    assert referee.score == (0, 0) and referee.missed == [1] and not referee.tricks
+    assert referee.first_reading(Card.parse("5H")) is None
+    # the failure to follow spades rested on the misread card: a spade from seat 2 now
+    # proves nothing, and the 5H is taken as an ordinary play
+    assert referee.feed(play(2, "5H", 0.999)) == []
+    referee.feed(play(3, "3C", 0.999))
+    referee.feed(play(4, "4C", 0.999))
+    for seat, card in [(4, "6S"), (1, "7S")]:  # seat 4's 4C won round 2
+        assert referee.feed(play(seat, card, 0.999)) == []
+    assert referee.feed(play(2, "2S", 0.999)) == [] and referee.cheat is None
+
+
+def test_only_an_earlier_unsure_reading_can_be_withdrawn():
+    referee = start(min_confidence=0.8, accuse_confidence=0.99)
+    for seat, card, conf in [(1, "AS", 0.999), (2, "5H", 0.995), (3, "3S", 0.999),
+                             (4, "4S", 0.999)]:
+        referee.feed(play(seat, card, conf))
+    with pytest.raises(RefereeStateError):
+        referee.withdraw(Card.parse("5H"))  # read surely: playing it again is cheating
+    with pytest.raises(RefereeStateError):
+        referee.withdraw(Card.parse("KH"))  # never played
+    assert referee.score == (11, 0) and referee.missed == []

@@ -619,3 +619,73 @@ def test_a_trump_whose_rank_alone_was_read_gives_no_trump_suit():
     script[3:11] = [{2: ("7D", 0.7, True, (0, 0), "7")}] * 8  # a seven, of no suit read
     _, said = referee_over(script)
     assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
+
+
+def _game1_read_as(readings: dict[tuple[int, str], tuple]) -> list[dict[int, tuple]]:
+    """game1 as frames, with the cards in ``readings`` ((seat, card) -> how it is read: an
+    entry of ``frame_of``) read that way."""
+    return [{seat: readings.get((seat, entry[0]), entry) for seat, entry in cards.items()}
+            for cards in _game1_tricks(set())]
+
+
+def _misread(card: str, as_: str, confidence: float) -> tuple:
+    """A card read as ``as_`` at ``confidence``, with ``card`` the runner-up."""
+    return (as_, confidence, True, (0, 0), None, ((as_, confidence), (card, 1 - confidence)))
+
+
+def _game1_misread(later: float) -> list[dict[int, tuple]]:
+    """game1 with seat 4's QC of round 8 read as the JC at 0.93, and the real JC, seat 4's
+    card in round 9, read at ``later``."""
+    return _game1_read_as({(4, "QC"): _misread("QC", "JC", 0.93),
+                           (4, "JC"): _misread("QC", "JC", later)})
+
+
+def test_a_card_read_surely_where_it_was_misread_before_takes_that_round_back():
+    _, said = referee_over(_game1_misread(later=0.995))
+    kinds = [a.kind for a in said]
+    back = next(a for a in said if a.kind == "trick_withdrawn")
+    assert (back.round, back.seat.number, str(back.card), back.sure) == (8, 4, "JC", True)
+    assert back.message.startswith("Round 8: the card of seat 4 taken as JC was misread, as "
+                                   "JC is played now, read surely. Round 8 no longer counts: "
+                                   "15 points go back from Pair A")
+    # the JC of round 9 is taken, nobody is accused of playing it twice, and the QC is the
+    # one card of the deck not seen: round 8 is settled and the verdict is the scorer's
+    assert "card_already_played" not in kinds and "out_of_turn" not in kinds, kinds
+    assert [a.round for a in said if a.kind == "trick_won"].count(9) == 1
+    deduced = next(a for a in said if a.kind == "card_deduced")
+    assert (deduced.round, deduced.seat.number, deduced.card) == (8, 4, "QC")
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_a_card_read_again_no_more_surely_leaves_both_rounds_to_the_deck():
+    _, said = referee_over(_game1_misread(later=0.95))
+    kinds = [a.kind for a in said]
+    back = next(a for a in said if a.kind == "trick_withdrawn")
+    assert (back.round, back.sure) == (8, False) and "may have been misread" in back.message
+    # neither reading is taken for the JC: round 9 is dropped too, and its seat 4 is a gap
+    assert "card_already_played" not in kinds and "out_of_turn" not in kinds, kinds
+    assert 9 not in [a.round for a in said if a.kind == "trick_won"]
+    # the QC and JC could lie either way: the same pair takes both rounds, for 76 | 44
+    settled = next(a for a in said if a.kind == "score_settled")
+    assert (settled.rounds, settled.cards) == ((8, 9), ("JC", "QC"))
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
+def test_a_card_waiting_behind_an_unread_lead_is_checked_against_earlier_readings_too():
+    # seat 1's QD of round 4 read as the JD; in round 5 seat 3's lead, the 4D, is never read
+    # surely, and seat 2's JD, read at 0.95, waits behind it until the trick is swept
+    script = _game1_read_as({(1, "QD"): _misread("QD", "JD", 0.93),
+                             (2, "JD"): _misread("QD", "JD", 0.95),
+                             (3, "4D"): _misread("4D", "4H", 0.6)})
+    _, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    back = next(a for a in said if a.kind == "trick_withdrawn")
+    assert (back.round, back.seat.number, back.sure) == (4, 1, False), kinds
+    missed = next(a for a in said if a.kind == "trick_missed" and a.round == 5)
+    assert kinds.index("trick_withdrawn") < said.index(missed)
+    assert "card_already_played" not in kinds and "out_of_turn" not in kinds, kinds
+    # rounds 4 and 5 hold three gaps (QD, 4D, JD). The JD read at 0.93 in round 4 or at
+    # 0.95 in round 5 weigh nearly alike, and the two ways score 13 | 13 or 14 | 12 in them:
+    # no verdict
+    assert said[-1].kind == "game_incomplete" and said[-1].missed == (4, 5), kinds
+    assert "score_likely" not in kinds and "card_deduced" not in kinds, kinds
