@@ -78,10 +78,14 @@ def test_nobody_is_falsely_accused(folder, seed, revoke):
     assert comparison.false_accusations == 0, comparison.lines()
     # and every trump, cut and trick won said is true (who, which card, how many points)
     assert comparison.statements_wrong == 0, comparison.lines()
-    # nor is a game ever given a wrong verdict: the truth's, or none ("no verdict")
+    # nor is a game ever given a wrong verdict: the truth's, or none ("no verdict"), or the
+    # truth's winner where the score is not known for sure
     said = comparison.verdict_said
     if said and said[0].startswith(("Pair", "The game resulted")):
-        assert said == comparison.verdict_expected, comparison.lines()
+        if comparison.verdict_kind == "outcome_settled":
+            assert comparison.winner_only, comparison.lines()
+        else:
+            assert said == comparison.verdict_expected, comparison.lines()
 
 
 # the games refereed whole today (all three on the simplistic design): they must stay so
@@ -135,3 +139,19 @@ def test_a_trump_read_only_by_its_suit_still_lets_the_deal_be_refereed(folder):
     said = [s.announcement for s in result.said]
     assert said[0].kind == "trump_suit" and said[0].suit.symbol == "S", said[:2]
     assert comparison.plays_right >= 20 and comparison.plays_extra == 0, comparison.lines()
+
+
+@pytest.mark.parametrize("seed", [11, 19])
+def test_the_deck_settles_the_winner_where_it_cannot_settle_the_score(folder, seed):
+    """Games 11 (kde-penguins) and 19 (lattmann) drop tricks holding cards never read surely;
+    the ways of putting them back differ in score, but those that give one winner, taking
+    one game for the match, hold over 99 % of the weight of the classifier's readings, and
+    none shows cheating. The verdict names that winner (the truth's), lists the scores, and
+    counts for the match. (Game 19 also withdraws a round: its JD read in round 7 and again
+    in round 9, neither surely.)"""
+    result, comparison = refereed(seed, False, folder)
+    verdicts = [s.announcement for s in result.said if s.announcement.kind == "outcome_settled"]
+    assert len(verdicts) == 1 and verdicts[0].games == 1, comparison.lines()
+    assert comparison.winner_only, comparison.lines()
+    tally = [s.announcement for s in result.said if s.announcement.kind == "match_tally"]
+    assert len(tally) == 1 and tally[0].pair == verdicts[0].outcome.winner

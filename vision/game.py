@@ -23,7 +23,10 @@ from the zone it landed in, so a card played out of turn is seen (and turned awa
 card that cannot be read is never guessed: the referee asks for it to be shown again, and the
 cards played after it wait for it rather than being called out of turn. A trick swept away
 before all its cards were read is dropped unscored (nobody is judged on it), the next card
-played leads, and the deal ends with the score of the rounds read but no verdict.
+played leads, and the deal ends with the score of the rounds read but no verdict, unless the
+deck settles the cards never read (``_settle``: the score, or at least the winner). A card read
+again where it was taken before on an unsure reading takes that earlier round back
+(``_withdraw_misread``): it is dropped, its card a gap for the deck.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import enum
 import heapq
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -58,7 +62,7 @@ from referee.events import (
     TrumpSuitRevealed,
 )
 from referee.match import Match
-from referee.seats import Seat, TableOrder
+from referee.seats import Pair, Seat, TableOrder
 
 from .cardclasses import SUITS, part_fits
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
@@ -182,6 +186,39 @@ class ScoreLikely(Announcement):
                     f"({100 * self.share:.1f} % of the odds)")
         return (f"{head}; as they were read, the ways they may lie that give this score hold "
                 f"{100 * self.share:.1f} % of the odds")
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeSettled(GameOver):
+    """At the end of a deal: the cards never read surely (in rounds ``missed``) can only be
+    the ones not seen, and the ways of putting them back differ in score, but not in the
+    deal's result: the ways that give one winner (or the draw), taking the same number of
+    games for the match, none of them showing cheating, hold at least ``LIKELY`` of the
+    weight of all the ways the play allows (``share``: 1.0 where every way gives it, weighed
+    or not). That result is the verdict and counts for the match; the score is not known for
+    sure: ``score`` is the likeliest way's, ``scores`` each score those ways give, likeliest
+    first, and ``games`` what the deal is worth to the winner."""
+
+    kind: ClassVar[str] = "outcome_settled"
+    scores: tuple[tuple[int, int], ...] = ()
+    share: float = 1.0
+    games: int = 0
+    missed: tuple[int, ...] = ()
+
+    @property
+    def message(self) -> str:
+        shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
+            + (["others"] if len(self.scores) > 3 else [])
+        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        rounds = ", ".join(str(r) for r in self.missed)
+        winner = self.outcome.winner
+        result = (f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
+                  if winner else "either way it is a draw")
+        weight = ("every way the play allows" if self.share >= 1.0
+                  else f"{min(100 * self.share, 99.9):.1f} % of the odds")
+        return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
+                f"round{'s' if len(self.missed) > 1 else ''} {rounds} may lie; {result} "
+                f"({weight})")
 
 
 @dataclass(frozen=True)
@@ -740,7 +777,7 @@ class TableReferee:
                 if len(tries) > MOST_WAYS:
                     raise _TooMany  # too many ways to tell apart
         except _TooMany:  # too many to try, or to look through (most of them dead ends)
-            likely = self._likely(dropped, missing)
+            likely = self._likely(dropped, missing, said)
             return said if likely is None else rest + likely
         ways = []
         for cards, orders in tries:
@@ -751,8 +788,15 @@ class TableReferee:
             return said
         if any(over.cheat is not None for _, _, over in ways) \
                 or len({over.score for _, _, over in ways}) != 1:
-            likely = self._likely(dropped, missing)
-            return said if likely is None else rest + likely
+            likely = self._likely(dropped, missing, said)
+            if likely is not None:
+                return rest + likely
+            results = {self._result(over) for _, _, over in ways}
+            if len(results) == 1 and None not in results:  # one result, whatever the score
+                scores = Counter(over.score for _, _, over in ways)
+                return rest + [self._outcome([s for s, _ in scores.most_common()], 1.0,
+                                             results.pop(), said)]
+            return said
         if len(ways) > 1:
             rounds = tuple(d.round for d in dropped)
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
@@ -764,8 +808,24 @@ class TableReferee:
             for d, order in zip(dropped, orders) for seat, c in order if c is None]
         return rest + deduced + [over]
 
-    def _likely(self, dropped: list[_Dropped],
-                missing: list[Card]) -> list[Announcement] | None:
+    def _result(self, over: GameOver) -> tuple[Pair | None, int] | None:
+        """What a deal's verdict means for the match: the winner (None: a draw) and the games
+        it is worth; None where it shows cheating."""
+        if over.cheat is not None:
+            return None
+        winner = over.outcome.winner
+        return winner, self.match.rules.games_for(max(over.score)) if winner else 0
+
+    def _outcome(self, scores: list[tuple[int, int]], share: float,
+                 result: tuple[Pair | None, int], said: list[Announcement]) -> OutcomeSettled:
+        """The verdict of a deal whose result is settled but not its score (``scores``,
+        likeliest first), in place of its ``GameIncomplete`` (in ``said``)."""
+        missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
+        return OutcomeSettled(scores[0], Outcome.from_score(scores[0]), None, tuple(scores),
+                              float(share), result[1], missed)
+
+    def _likely(self, dropped: list[_Dropped], missing: list[Card],
+                said: list[Announcement]) -> list[Announcement] | None:
         """Where the ways of putting back the cards never read differ (in score, or some show
         cheating), or are too many to try all: weigh each way by how well its cards fit what
         the classifier read of the cards in their places (``_Dropped.likelihood``, multiplied
@@ -777,7 +837,11 @@ class TableReferee:
 
         The ways are tried heaviest first (``_heaviest``), at most ``MOST_WAYS`` of them; what
         the ways not tried could weigh, at most, counts against the score, so the search can
-        stop as soon as the score is certain to hold its share."""
+        stop as soon as the score is certain to hold its share.
+
+        Where no score holds that share but one result does (``_result``: the winner and the
+        games the deal is worth, none of its ways showing cheating), that result is the
+        verdict (``OutcomeSettled``, in place of the ``GameIncomplete`` in ``said``)."""
         combos = list(itertools.product(*(d.orders for d in dropped)))
         gaps = [[(d, seat) for d, order in zip(dropped, orders) for seat, c in order
                  if c is None] for orders in combos]
@@ -788,8 +852,10 @@ class TableReferee:
                    for slots in gaps]
         held: dict[tuple, float] = {}
         overs: dict[tuple, GameOver] = {}
-        total, heaviest = 0.0, None
+        results: dict[tuple, dict[tuple[int, int], float]] = {}  # result -> score -> weight
+        total, heaviest, left = 0.0, None, math.inf
         for weight, picked, combo, untried in _heaviest(weights, MOST_WAYS):
+            left = untried
             cards = tuple(missing[i] for i in picked)
             over = self._score_again(dict(zip((d.round for d in dropped), combos[combo])),
                                      cards)
@@ -798,6 +864,10 @@ class TableReferee:
             key = (over.score, over.cheat)
             held[key] = held.get(key, 0.0) + weight
             overs.setdefault(key, over)
+            result = self._result(over)
+            if result is not None:
+                scores = results.setdefault(result, {})
+                scores[over.score] = scores.get(over.score, 0.0) + weight
             total += weight
             if heaviest is None:
                 heaviest = (weight, cards, combo)  # the first tried is the heaviest
@@ -805,7 +875,13 @@ class TableReferee:
             if key[1] is None and mass >= LIKELY * (total + untried):
                 break
         else:
-            return None  # no score holds enough of the weight, or too many ways to be sure
+            # no score holds enough of the weight, or too many ways to be sure: one result?
+            for result, scores in results.items():
+                share = sum(scores.values()) / (total + left)
+                if share >= LIKELY:
+                    ranked = sorted(scores, key=lambda score: -scores[score])
+                    return [self._outcome(ranked, share, result, said)]
+            return None
         assert heaviest is not None
         weight, cards, combo = heaviest
         placed = tuple((d.round, seat, str(card)) for (d, seat), card

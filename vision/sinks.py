@@ -112,6 +112,8 @@ def spoken(item: Said, lang: str) -> str | None:
         score = data["score"]
         winner = a.outcome.winner
         head = "Empate" if winner is None else f"A dupla {winner.value} ganhou"
+        if a.kind == "outcome_settled":  # the score is not known for sure
+            return f"{head}; a pontuação não é certa"
         return f"{head}. {score[0]} a {score[1]}"
     return None
 

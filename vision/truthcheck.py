@@ -31,6 +31,7 @@ class Comparison:
     tricks_right: int = 0
     verdict_expected: list[str] = field(default_factory=list)
     verdict_said: list[str] = field(default_factory=list)
+    verdict_kind: str = ""  # the kind of the last verdict said (``GameOver`` or a subclass)
     announcements_expected: int = 0
     announcements_matched: int = 0
     false_accusations: int = 0
@@ -43,6 +44,13 @@ class Comparison:
     @property
     def verdict_right(self) -> bool:
         return bool(self.verdict_expected) and self.verdict_said == self.verdict_expected
+
+    @property
+    def winner_only(self) -> bool:
+        """Whether the verdict said is the result alone (``OutcomeSettled``: the winner and
+        the games the deal is worth, the score not known for sure), and right."""
+        return self.verdict_kind == "outcome_settled" and bool(self.verdict_expected) \
+            and self.verdict_said[:1] == self.verdict_expected[:1]
 
     @property
     def all_right(self) -> bool:
@@ -62,7 +70,9 @@ class Comparison:
                f" cheating announced {self.accusations_made}/{self.accusations_expected},"
                f" false accusations {self.false_accusations}",
                "truth: verdict " + ("matches" if self.verdict_right else
-                                    f"differs: expected {' / '.join(self.verdict_expected)}, "
+                                    ("matches in its result, the score not known for sure: "
+                                     if self.winner_only else "differs: ")
+                                    + f"expected {' / '.join(self.verdict_expected)}, "
                                     f"said {' / '.join(self.verdict_said) or 'nothing'}")]
         return out + [f"  {p}" for p in self.problems[:10]]
 
@@ -149,6 +159,7 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     over = [s for s in said if isinstance(s.announcement, GameOver)]
     if over:
         result.verdict_said = over[-1].announcement.message.splitlines()
+        result.verdict_kind = over[-1].announcement.kind
     return result
 
 

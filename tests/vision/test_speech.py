@@ -16,6 +16,15 @@ def test_the_verdict_in_portuguese_names_the_winning_pair_or_the_draw():
     assert verdict((60, 60), "pt") == "Empate. 60 a 60"
 
 
+def test_a_verdict_whose_score_is_not_sure_never_says_one_score_in_portuguese():
+    from vision.game import OutcomeSettled
+
+    settled = OutcomeSettled((62, 58), Outcome.PAIR_A, None, ((62, 58), (61, 59)), 0.995, 1,
+                             (1, 6))
+    assert spoken(Said(0, 0.0, settled), "pt") == "A dupla A ganhou; a pontuação não é certa"
+    assert "62 to 58 or 61 to 59" in spoken(Said(0, 0.0, settled), "en")
+
+
 def test_the_verdict_in_english_is_the_scorers_sentence():
     assert verdict((60, 60), "en") == "The game resulted in a draw. Score: 60 to 60"
 

@@ -392,13 +392,36 @@ def test_cards_never_read_that_could_go_either_way_with_the_same_score_give_the_
     assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)
 
 
-def test_cards_never_read_that_could_go_either_way_with_other_scores_leave_no_verdict():
-    # seat 1's AH (round 1) and seat 4's 4H (round 4) fit either way: 76 | 44 or 87 | 33
+def test_cards_never_read_that_could_go_either_way_with_other_scores_settle_the_winner_only():
+    # seat 1's AH (round 1) and seat 4's 4H (round 4) fit either way: 76 | 44 or 87 | 33.
+    # Nothing was read of them, so the score is not known; but either way pair A wins, and
+    # the deal is worth one game to it: that is the verdict, and it counts for the match
     table, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}))
     kinds = [a.kind for a in said]
     assert kinds.count("trick_missed") == 2, kinds
     assert "card_deduced" not in kinds and "score_settled" not in kinds, kinds
-    assert kinds[-1] == "game_incomplete"
+    verdict = said[-2]
+    assert verdict.kind == "outcome_settled" and verdict.share == 1.0
+    assert set(verdict.scores) == {(76, 44), (87, 33)} and verdict.games == 1
+    assert verdict.missed == (1, 4)
+    lines = verdict.message.splitlines()
+    assert lines[0] == "Pair A won the given sueca game."
+    assert lines[1].endswith("rounds 1, 4 may lie; either way Pair A takes 1 game (every way "
+                             "the play allows)"), lines
+    assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)
+
+
+def _game2_ac_6c(odds: dict[tuple[int, str], dict[str, float]] | None = None):
+    """game2 (a 60 | 60 draw) with seat 3's AC (round 2) and seat 1's 6C (round 10) never
+    read surely: they fit either way, and the other way one pair wins."""
+    return _game1_tricks({(3, "AC"), (1, "6C")}, "game2", odds=odds)
+
+
+def test_cards_never_read_that_could_go_either_way_with_other_results_leave_no_verdict():
+    _, said = referee_over(_game2_ac_6c())
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 2 and kinds[-1] == "game_incomplete", kinds
+    assert "outcome_settled" not in kinds and "match_tally" not in kinds, kinds
 
 
 def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_nobody():
@@ -432,7 +455,7 @@ def test_the_suit_of_a_card_never_read_narrows_the_deck_to_the_one_way():
     # seat 4's 4H (round 4) and 7S (round 5) fit either way: 76 | 44, or 86 | 34; with the
     # 7S's suit read (its rank never), only one way is left
     _, said = referee_over(_game1_tricks({(4, "4H"), (4, "7S")}))
-    assert [a.kind for a in said][-1] == "game_incomplete"
+    assert said[-2].kind == "outcome_settled"  # pair A wins either way, by 1 game
     _, said = referee_over(_game1_tricks({(4, "4H"), (4, "7S")}, suits={(4, "7S")}))
     deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
     assert deduced == [(4, 4, "4H"), (5, 4, "7S")], [a.kind for a in said]
@@ -458,17 +481,31 @@ def test_where_the_ways_differ_in_score_the_readings_weigh_them():
 
 
 def test_readings_that_do_not_tell_the_ways_apart_leave_no_verdict():
-    # the same two cards, each read about as much like the other as like itself
-    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, odds={
-        (1, "AH"): {"AH": 0.5, "4H": 0.4}, (4, "4H"): {"4H": 0.5, "AH": 0.4}}))
+    # two cards whose ways differ in result, each read about as much like the other as like
+    # itself
+    _, said = referee_over(_game2_ac_6c(odds={
+        (3, "AC"): {"AC": 0.5, "6C": 0.4}, (1, "6C"): {"6C": 0.5, "AC": 0.4}}))
     kinds = [a.kind for a in said]
     assert kinds[-1] == "game_incomplete" and "score_likely" not in kinds, kinds
+    assert "outcome_settled" not in kinds, kinds
+
+
+def test_readings_that_tell_the_result_but_not_the_score_settle_the_result():
+    # game1's AH and 4H, each read more like the other than like itself: the ways that give
+    # 87 | 33 weigh more, but not 99 % of the odds; all the ways give pair A 1 game, and the
+    # scores are given likeliest first
+    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, odds={
+        (1, "AH"): {"4H": 0.6, "AH": 0.3}, (4, "4H"): {"AH": 0.6, "4H": 0.3}}))
+    kinds = [a.kind for a in said]
+    assert "score_likely" not in kinds and said[-2].kind == "outcome_settled", kinds
+    verdict = said[-2]
+    assert verdict.scores == ((87, 33), (76, 44)) and verdict.score == (87, 33)
+    assert verdict.share == 1.0 and said[-1].tally == (1, 0)
 
 
 def test_a_card_never_read_whole_leaves_its_ways_unweighed_and_no_verdict():
-    # the AH read plainly as itself, but the 4H never seen whole: nothing tells its ways apart
-    _, said = referee_over(_game1_tricks({(1, "AH"), (4, "4H")}, odds={
-        (1, "AH"): {"AH": 0.85, "KH": 0.1}}))
+    # the AC read plainly as itself, but the 6C never seen whole: nothing tells its ways apart
+    _, said = referee_over(_game2_ac_6c(odds={(3, "AC"): {"AC": 0.85, "KC": 0.1}}))
     kinds = [a.kind for a in said]
     assert kinds[-1] == "game_incomplete" and "score_likely" not in kinds, kinds
 
@@ -685,7 +722,9 @@ def test_a_card_waiting_behind_an_unread_lead_is_checked_against_earlier_reading
     assert kinds.index("trick_withdrawn") < said.index(missed)
     assert "card_already_played" not in kinds and "out_of_turn" not in kinds, kinds
     # rounds 4 and 5 hold three gaps (QD, 4D, JD). The JD read at 0.93 in round 4 or at
-    # 0.95 in round 5 weigh nearly alike, and the two ways score 13 | 13 or 14 | 12 in them:
-    # no verdict
-    assert said[-1].kind == "game_incomplete" and said[-1].missed == (4, 5), kinds
+    # 0.95 in round 5 weigh nearly alike, and the two ways give pair A 13 or 14 points in
+    # them: the score is not known, but pair A wins either way
     assert "score_likely" not in kinds and "card_deduced" not in kinds, kinds
+    verdict = said[-2]
+    assert verdict.kind == "outcome_settled" and verdict.missed == (4, 5), kinds
+    assert set(verdict.scores[:2]) == {(76, 44), (77, 43)}, verdict.scores
