@@ -572,10 +572,13 @@ class TableReferee:
         looked_twice = confirmed is not None or event.looks >= 2
         confidence = event.confidence if confirmed is None else confirmed
         sure = looked_twice and confidence >= self.referee.accuse_confidence
-        if card in self._doubted and not sure:
-            # two readings of this card disagreed on where it lies: only a sure one settles it
-            self._unconfirmed[event.seat] = (event, card)
-            return [CardUnclear(event.seat, card, confidence)] if looked_twice else []
+        if card in self._doubted:
+            if not sure:
+                # two readings of this card disagreed on where it lies: only a sure one
+                # settles it
+                self._unconfirmed[event.seat] = (event, card)
+                return [CardUnclear(event.seat, card, confidence)] if looked_twice else []
+            self._doubted.discard(card)
         withdrawn = self._withdraw_misread(card) if sure else []
         before = (len(self.referee.tricks), len(self.referee.plays))
         try:
@@ -626,9 +629,7 @@ class TableReferee:
                 or first[1] >= self.referee.accuse_confidence:
             return []
         round_ = first[0]
-        if sure:
-            self._doubted.discard(card)
-        else:
+        if not sure:
             self._doubted.add(card)
         landing = next((e for e in reversed(self.taken)
                         if e.card == str(card) and e.frame > self._began), None)
@@ -818,8 +819,9 @@ class TableReferee:
 
     def _outcome(self, scores: list[tuple[int, int]], share: float,
                  result: tuple[Pair | None, int], said: list[Announcement]) -> OutcomeSettled:
-        """The verdict of a deal whose result is settled but not its score (``scores``,
-        likeliest first), in place of its ``GameIncomplete`` (in ``said``)."""
+        """The verdict of a deal whose result is settled but not its score (``scores``:
+        likeliest first, or, where the ways were not weighed, those most ways give first), in
+        place of its ``GameIncomplete`` (in ``said``)."""
         missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
         return OutcomeSettled(scores[0], Outcome.from_score(scores[0]), None, tuple(scores),
                               float(share), result[1], missed)
