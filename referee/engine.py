@@ -288,13 +288,13 @@ class Referee:
         return first_round, sureness
 
     def withdraw(self, card: Card, sure: bool = True) -> list[Announcement]:
-        """``card`` is about to be played again, read surely, where its earlier play (in a
-        round over, scored or dropped) was read less surely than ``accuse_confidence``: that
-        earlier reading was wrong. Its round stops counting: a scored trick gives its points
+        """``card`` is about to be played again where its earlier play (in a round over,
+        scored or dropped) was read less surely than ``accuse_confidence``: that earlier
+        reading was wrong (``sure``: the new one is sure), or may have been. Its round stops
+        counting: a scored trick gives its points
         back and joins the dropped rounds (``missed``), and what was learnt from the misread
         card (its play, a failure to follow that it made or that was measured against it) is
-        forgotten. Who led the rounds after it stands: those plays came down in turn. ``sure``:
-        whether the new reading is sure (``TrickWithdrawn``). Only the
+        forgotten. Who led the rounds after it stands: those plays came down in turn. Only the
         camera referee calls this; a game file never does. Raises ``RefereeStateError``
         where there is no such earlier reading."""
         first = self.first_reading(card)
@@ -317,7 +317,8 @@ class Referee:
         self.missed = sorted(self.missed + [round_])
         if round_ == self.round - 1 and not self.plays:
             self.leader, self._lead_known = None, False  # who leads next was its winner
-        return [TrickWithdrawn(round_, seat, card, winner, trick.points, self.score, sure)]
+        return [TrickWithdrawn(round_, seat, card, winner, trick.points, self.score, sure,
+                               trick)]
 
     def abandon_trick(self, also_seen: tuple[str, ...] = ()) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the

@@ -336,6 +336,7 @@ class TrickWithdrawn(Announcement):
     points: int
     score: tuple[int, int]
     sure: bool = True
+    trick: Trick | None = None  # the trick taken back (None: the round was dropped already)
 
     @property
     def message(self) -> str:

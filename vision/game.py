@@ -134,12 +134,16 @@ class CardDeduced(Announcement):
                 f"every other card was: it can only be {self.card}")
 
 
+def _in_rounds(rounds: tuple[int, ...]) -> str:
+    """"round 3" or "rounds 3, 6"."""
+    return f"round{'s' if len(rounds) > 1 else ''} {', '.join(str(r) for r in rounds)}"
+
+
 def _only_left(what: str, rounds: tuple[int, ...], cards: tuple[str, ...]) -> str:
     """How the deck settles the cards never read: "The cards never read in rounds 3, 6 can
     only be ..., since every other card was seen"."""
-    listed = ", ".join(str(r) for r in rounds)
-    return (f"The cards {what} in round{'s' if len(rounds) > 1 else ''} {listed} can only be "
-            f"{' '.join(cards)}, since every other card was seen")
+    return (f"The cards {what} in {_in_rounds(rounds)} can only be {' '.join(cards)}, since "
+            f"every other card was seen")
 
 
 @dataclass(frozen=True)
@@ -210,15 +214,13 @@ class OutcomeSettled(GameOver):
         shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
             + (["others"] if len(self.scores) > 3 else [])
         listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-        rounds = ", ".join(str(r) for r in self.missed)
         winner = self.outcome.winner
         result = (f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
                   if winner else "either way it is a draw")
         weight = ("every way the play allows" if self.share >= 1.0
                   else f"{min(100 * self.share, 99.9):.1f} % of the odds")
         return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
-                f"round{'s' if len(self.missed) > 1 else ''} {rounds} may lie; {result} "
-                f"({weight})")
+                f"{_in_rounds(self.missed)} may lie; {result} ({weight})")
 
 
 @dataclass(frozen=True)
@@ -571,7 +573,7 @@ class TableReferee:
         """``confirmed``: the confidence of a second look, when there was one."""
         looked_twice = confirmed is not None or event.looks >= 2
         confidence = event.confidence if confirmed is None else confirmed
-        sure = looked_twice and confidence >= self.referee.accuse_confidence
+        sure = self._sure(looked_twice, confidence)
         if card in self._doubted:
             if not sure:
                 # two readings of this card disagreed on where it lies: only a sure one
@@ -612,6 +614,10 @@ class TableReferee:
                     said = said + [self.match.record(a)]
         return said
 
+    def _sure(self, looked_twice: bool, confidence: float) -> bool:
+        """Whether a reading is sure enough to accuse on: two looks, at ``accuse_confidence``."""
+        return looked_twice and confidence >= self.referee.accuse_confidence
+
     def _withdraw_misread(self, card: Card, sure: bool = True) -> list[Announcement]:
         """``card`` is being played, read surely on two looks, and it was taken in an earlier
         round of this deal on a reading under ``accuse_confidence``: that reading was wrong
@@ -633,11 +639,10 @@ class TableReferee:
             self._doubted.add(card)
         landing = next((e for e in reversed(self.taken)
                         if e.card == str(card) and e.frame > self._began), None)
-        trick = next((t for t in self.referee.tricks if card in (p.card for p in t.plays)),
-                     None)
         said = self.referee.withdraw(card, sure)
         self._finished = [cards - {str(card)} for cards in self._finished]
         odds = ((landing.seat, landing.odds),) if landing is not None and landing.odds else ()
+        trick = next((a.trick for a in said if isinstance(a, TrickWithdrawn)), None)
         if trick is not None:  # a scored trick joins the dropped ones
             order = tuple((p.seat, None if p.card == card else p.card) for p in trick.plays)
             self._dropped.append(_Dropped(round_, (order,), (), odds))
@@ -704,7 +709,7 @@ class TableReferee:
         how it was read (it waits no longer: it is moved among the plays awaiting a look)."""
         said: list[Announcement] = []
         for event, card in list(self._waiting):
-            sure = event.looks >= 2 and event.confidence >= self.referee.accuse_confidence
+            sure = self._sure(event.looks >= 2, event.confidence)
             withdrawn = self._withdraw_misread(card, sure)
             if withdrawn and not sure:
                 self._waiting.remove((event, card))

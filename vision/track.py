@@ -172,10 +172,15 @@ class ZoneTracker:
         ``clear_frames`` (a clip that ends just after the last trick is swept)."""
         if self.holds is None or self.absent < self.land_frames:
             return []
+        return [self._let_go(frame)]
+
+    def _let_go(self, frame: int) -> ZoneCleared:
+        """The held card was taken away: the zone holds nothing now."""
+        assert self.holds is not None
         event = ZoneCleared(self.seat, self.holds, frame)
         self.holds = self.held_at = None
         self.emptied = False
-        return [event]
+        return event
 
     def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
         events = self._update(seen, frame)
@@ -192,18 +197,14 @@ class ZoneTracker:
             self.unclear = 0
             self.said_unclear = False
             if self.holds is not None and self.absent >= self.clear_frames:
-                events.append(ZoneCleared(self.seat, self.holds, frame))
-                self.holds = self.held_at = None
-                self.emptied = False
+                events.append(self._let_go(frame))
             return events
         self.absent = 0
         if self.holds is not None and self._replaced():
             # another card lies still elsewhere in the zone, and it is not the one held: the
             # held card was taken away (a sweep and the next lead can follow each other
             # faster than clear_frames), even if the new card cannot be read yet
-            events.append(ZoneCleared(self.seat, self.holds, frame))
-            self.holds = self.held_at = None
-            self.emptied = False
+            events.append(self._let_go(frame))
         if seen.card is not None and seen.card == self.holds \
                 and seen.confidence >= self.min_confidence:
             self.held_at = seen.centre  # the held card, perhaps nudged: follow it
