@@ -155,3 +155,19 @@ def test_the_deck_settles_the_winner_where_it_cannot_settle_the_score(folder, se
     assert comparison.winner_only, comparison.lines()
     tally = [s.announcement for s in result.said if s.announcement.kind == "match_tally"]
     assert len(tally) == 1 and tally[0].pair == verdicts[0].outcome.winner
+
+
+def test_a_trump_read_as_one_of_two_cards_is_settled_by_the_play(folder):
+    """Game 306 (bellot, one of the twenty games of seeds 300-319 kept apart from these tests
+    until it showed this) has the dealer's trump, the ace of clubs, read as AC (0.63-0.70)
+    or AS: its rank surely, never its suit. The deal is refereed under both suits; under
+    spades round 5 goes to seat 2, so seat 1's lead of round 6 is out of turn, which settles
+    the trump as AC. The verdict is the truth's; nothing said under spades is ever said."""
+    result, comparison = refereed(306, False, folder)
+    said = [s.announcement for s in result.said]
+    kinds = [a.kind for a in said]
+    assert kinds[0] == "trump_in_doubt" and set(said[0].cards) == {"AC", "AS"}, kinds[:3]
+    settled = [a for a in said if a.kind == "trump_settled"]
+    assert len(settled) == 1 and settled[0].card == "AC", kinds
+    assert "out_of_turn" not in kinds and comparison.statements_wrong == 0, comparison.lines()
+    assert comparison.verdict_right, comparison.lines()

@@ -7,9 +7,12 @@ Phases of a deal:
                unread was taken away: play began before the trump was read)-->
                PLAYING with the trump's suit, if that was read surely though the card was
                not (``TrumpSuitDeclared``: whether the dealer holds the trump card is not
-               checked); otherwise TRUMP_MISSED: the deal is not refereed (no trick can be
-               judged without the trump, and the dealer's next card is a play, not the
-               trump); after ten sweeps of the table the deal ends with no verdict
+               checked); if it was read as one of two or three cards of different suits,
+               none surely (``TrumpInDoubt``), the deal is refereed under each until the
+               play rules all but one out (``TrumpSettled``; see ``_reconcile``); otherwise
+               TRUMP_MISSED: the deal is not refereed (no trick can be judged without the
+               trump, and the dealer's next card is a play, not the trump); after ten
+               sweeps of the table the deal ends with no verdict
     TRUMP_SHOWN --(that zone clears, or another seat plays)--> PLAYING
     PLAYING --(a card lands)--> the play goes to the referee; after the fourth card of a trick
                --> SWEEP
@@ -31,6 +34,7 @@ again where it was taken before on an unsure reading takes that earlier round ba
 
 from __future__ import annotations
 
+import copy
 import enum
 import heapq
 import itertools
@@ -54,6 +58,7 @@ from referee.events import (
     GameIncomplete,
     GameOver,
     Outcome,
+    OutOfTurn,
     TrickWithdrawn,
     TrickWon,
     TrumpDeclared,
@@ -61,7 +66,7 @@ from referee.events import (
     TrumpSuitDeclared,
     TrumpSuitRevealed,
 )
-from referee.match import Match
+from referee.match import Match, MatchScored
 from referee.seats import Pair, Seat, TableOrder
 
 from .cardclasses import SUITS, part_fits
@@ -79,6 +84,10 @@ LIKELY = 0.99
 # the share of a card's odds taken as knowing nothing of it: no reading rules a card out, so a
 # confident misreading cannot weigh more than about 400 to 1
 ODDS_FLOOR = 0.05
+# a trump card read unsurely is in doubt between the cards of its odds that hold at least
+# TRUMP_FLOOR of them each, TRUMP_COVER together (``TableReferee._trump_candidates``)
+TRUMP_FLOOR = 0.02
+TRUMP_COVER = 0.98
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
@@ -221,6 +230,96 @@ class OutcomeSettled(GameOver):
                   else f"{min(100 * self.share, 99.9):.1f} % of the odds")
         return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
                 f"{_in_rounds(self.missed)} may lie; {result} ({weight})")
+
+
+@dataclass(frozen=True)
+class TrumpInDoubt(Announcement):
+    """Play began before the trump card was read surely, but it was read as one of a few
+    cards of different suits (``cards``, likeliest first, with the classifier's ``shares``):
+    the deal is refereed under each, and what depends on the trump is said once the play
+    tells which it was (``TrumpSettled``)."""
+
+    kind: ClassVar[str] = "trump_in_doubt"
+    dealer: Seat
+    cards: tuple[str, ...]
+    shares: tuple[float, ...]
+
+    @property
+    def message(self) -> str:
+        read = " or ".join(f"{card} ({100 * share:.0f} %)"
+                           for card, share in zip(self.cards, self.shares))
+        return (f"The trump was not read surely (dealer: seat {self.dealer.number}): {read}. "
+                "What the trump decides is announced once the play tells which it is")
+
+
+@dataclass(frozen=True)
+class TrumpSettled(Announcement):
+    """The play told which of the cards in doubt (``TrumpInDoubt``) was the trump: ``card``,
+    not ``others``. ``why``: what showed it (a card in doubt played surely by a seat that is
+    not the dealer's, who holds the trump; or a play that makes sense under no other trump:
+    someone would have played out of turn under it)."""
+
+    kind: ClassVar[str] = "trump_settled"
+    card: str
+    others: tuple[str, ...]
+    why: str
+
+    @property
+    def message(self) -> str:
+        return f"The trump is {self.card}, not {' or '.join(self.others)}: {self.why}"
+
+
+@dataclass(frozen=True)
+class TrumpUndecided(GameIncomplete):
+    """The deal ended with its trump still in doubt (``trumps``), and the cards in doubt give
+    different results (or one gives none): no verdict."""
+
+    kind: ClassVar[str] = "trump_undecided"
+    trumps: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        return (f"Game over, but the trump was never read surely ({' or '.join(self.trumps)}) "
+                "and the play never told which it was; they give different results: "
+                "no verdict")
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpOutcome(OutcomeSettled):
+    """The deal ended with its trump still in doubt (``trumps``, likeliest first), but each
+    card in doubt gives the same result, none of them cheating: that is the verdict, and it
+    counts for the match; ``scores``: each one's score, in the same order where they differ."""
+
+    kind: ClassVar[str] = "outcome_settled"
+    trumps: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        if len(set(self.scores)) == 1:
+            score = f"{self.score[0]} | {self.score[1]}"
+            return (f"{self.outcome.verdict}\nScore: {score}, whether the trump was "
+                    f"{' or '.join(self.trumps)} (it was never read surely)")
+        listed = " or ".join(f"{a} | {b} if the trump was {trump}"
+                             for (a, b), trump in zip(self.scores, self.trumps))
+        winner = self.outcome.winner
+        result = (f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
+                  if winner else "either way it is a draw")
+        return (f"{self.outcome.verdict}\nScore: {listed} (it was never read surely); "
+                f"{result}")
+
+
+@dataclass
+class _Candidate:
+    """One card the trump may be (``TrumpInDoubt``), and the deal refereed under it: its
+    table referee, what it said that was not said aloud yet, and the first call out of turn
+    it made, if any (under a wrong trump a trick goes to the wrong seat, who is then
+    expected to lead)."""
+
+    card: Card
+    share: float
+    table: TableReferee
+    held: list[Announcement]
+    trouble: Announcement | None = None
 
 
 @dataclass(frozen=True)
@@ -405,6 +504,9 @@ class TableReferee:
         # zone was last seen (None, "empty" or "unread": a card there since it was empty)
         self._trump_gone = False
         self._dealer_look: str | None = None
+        # the trump read as one of a few cards, none surely: the deal under each (see
+        # ``_doubt_trump``), until the play tells which it is
+        self._candidates: list[_Candidate] = []
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -430,6 +532,9 @@ class TableReferee:
         should such a card never be read, that part narrows what the deck can put in its
         place; ``odds`` the classifier's odds of unread cards (``Tracker.unread_odds``),
         which weigh the ways the deck can put them back."""
+        if self._candidates:
+            return [Said(frame, time_s, a) for a in self._under_candidates(
+                events, frame, time_s, holding, unread, empty, parts, odds)]
         out: list[Announcement] = []
         # two cards in turn: parts read alike may stand; odds only of one and the same card
         self._note(self._gap_parts, parts or {},
@@ -438,12 +543,17 @@ class TableReferee:
                    lambda before, since, _: before[0] == since and before[1] is not None)
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
-        for event in events:
+        for n, event in enumerate(events):
             if isinstance(event, CardLanded):
                 if self.referee.to_play is None and not self.referee.plays and all(
                         seat in empty for seat in self.order.seats_from(event.seat)[1:]):
                     self._alone.add(event)  # were it to lead after a dropped trick: surely
                 out += self._landed(event, unread)
+                if self._candidates:  # play began with the trump in doubt: the rest of
+                    # this frame goes to the deal under each card it may be
+                    out += self._under_candidates(events[n + 1:], frame, time_s, holding,
+                                                  unread, empty, parts, odds)
+                    return [Said(frame, time_s, a) for a in out]
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
@@ -514,6 +624,9 @@ class TableReferee:
                 shown = self._gap_parts.get(self.order.dealer)
                 if shown is None or shown[1] not in SUITS or shown[0] <= self._began:
                     # (a card first seen before this deal began is no trump of it)
+                    candidates = self._trump_candidates()
+                    if candidates:  # ...or at least the few cards it may be
+                        return self._doubt_trump(candidates, event, unread)
                     self.phase = Phase.TRUMP_MISSED
                     return [TrumpNotRead(self.order.dealer)]
                 # ...or at least its suit, which is all the tricks need
@@ -536,6 +649,175 @@ class TableReferee:
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
         return said + self._play(event, card, unread)
+
+    # -- a trump in doubt ---------------------------------------------------------------------
+
+    def _trump_candidates(self) -> list[tuple[Card, float]]:
+        """The cards the trump may be, likeliest first, as the classifier read the card seen
+        unread in the dealer's zone this deal (of the rank read surely, if that was): each
+        at least ``TRUMP_FLOOR`` of its odds, together at least ``TRUMP_COVER``, two or three
+        cards of as many suits. None where it was read otherwise: then nothing tells which
+        suit is trump, or the odds name one card (which the tracker would have read)."""
+        dealer = self.order.dealer
+        seen = self._gap_odds.get(dealer)
+        if seen is None or seen[1] is None or seen[0] <= self._began:
+            return []
+        shown = self._gap_parts.get(dealer)
+        part = shown[1] if shown is not None and shown[0] > self._began else None
+        cards = []
+        for name, share in seen[1]:
+            try:
+                card = Card.parse(name)
+            except (CardError, ValueError):
+                continue  # a card back, or no card
+            if share >= TRUMP_FLOOR and card.is_sueca and (part is None
+                                                           or part_fits(part, name)):
+                cards.append((card, share))
+        cards.sort(key=lambda read: -read[1])
+        if not 2 <= len(cards) <= 3 or len({card.suit for card, _ in cards}) != len(cards) \
+                or sum(share for _, share in cards) < TRUMP_COVER:
+            return []
+        return cards
+
+    def _doubt_trump(self, candidates: list[tuple[Card, float]], event: CardLanded,
+                     unread: frozenset[Seat]) -> list[Announcement]:
+        """Play began (``event``) with the trump read as one of ``candidates``, none surely:
+        the deal is refereed from here on under each, by a copy of this referee told that
+        card's suit only (so the dealer's holding the trump card is never judged on it).
+        What they all say alike is said at once; the rest is held until the play tells which
+        card is the trump (``_under_candidates``)."""
+        said: list[Announcement] = [TrumpInDoubt(self.order.dealer,
+                                                 tuple(str(card) for card, _ in candidates),
+                                                 tuple(share for _, share in candidates))]
+        tables = [copy.deepcopy(self) for _ in candidates]
+        for (card, share), table in zip(candidates, tables):
+            table.referee.feed(TrumpSuitRevealed(card.suit))
+            table._trick_over()  # what was read of the trump card is no play's
+            table.phase = Phase.PLAYING
+            self._candidates.append(_Candidate(card, share, table,
+                                               table._landed(event, unread)))
+        return said + self._reconcile()
+
+    def _under_candidates(self, events: list[TrackEvent], frame: int, time_s: float,
+                          holding: dict[Seat, str], unread: frozenset[Seat],
+                          empty: frozenset[Seat], parts: dict[Seat, tuple[int, str]] | None,
+                          odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]] | None,
+                          ) -> list[Announcement]:
+        """One frame of a deal whose trump is in doubt: each card it may be referees it."""
+        for candidate in self._candidates:
+            said = [s.announcement for s in candidate.table.on_events(
+                events, frame, time_s, holding, unread, empty, parts, odds)]
+            if candidate.trouble is None:
+                candidate.trouble = next((a for a in said if isinstance(a, OutOfTurn)), None)
+            candidate.held += said
+        return self._reconcile()
+
+    def _reconcile(self) -> list[Announcement]:
+        """What to say now of a deal whose trump is in doubt. The trump is settled as soon as
+        the play rules out all the cards in doubt but one:
+
+        - a card in doubt played, read surely, by a seat that is not the dealer's cannot be
+          the trump (the trump card is the dealer's; nobody is accused of not holding it);
+        - under a wrong trump a trick goes to the wrong seat, who is then expected to lead:
+          of the cards left, the one under which nobody played out of turn, where under each
+          other one somebody did, is the trump. (A proof of cheating is no such sign: it
+          comes under every card alike until their tricks differ, and a cheat proven under
+          the true trump alone must not rule it out.)
+
+        Then the trump is announced, with what the deal under it held back, and this referee
+        carries on as that deal (``_adopt``). Until then, requests to show a card again are
+        said at once, and so is whatever every card in doubt says alike, up to where they
+        first differ. At the end of the deal, with the trump still in doubt, the verdict is
+        whatever they all agree on (``_trump_never_settled``)."""
+        first = self._candidates[0]
+        now = [a for a in first.held if isinstance(a, ShowAgain)]
+        for candidate in self._candidates:
+            candidate.held = [a for a in candidate.held if not isinstance(a, ShowAgain)]
+        played = {id(c): self._played_elsewhere(c) for c in self._candidates}
+        left = [c for c in self._candidates if played[id(c)] is None] or self._candidates
+        if len(left) == 1:
+            why = "; ".join(played[id(c)] or "" for c in self._candidates if c is not left[0])
+            return now + self._settle_trump(left[0], why + ", and the trump card is the dealer's")
+        clean = [c for c in left if c.trouble is None]
+        if len(clean) == 1:
+            why = "; ".join(f"under {c.card} the play makes no sense ({c.trouble})"
+                            for c in left if c is not clean[0])
+            return now + self._settle_trump(clean[0], why)
+        if all(c.table.deal > self.deal or c.table.is_over for c in self._candidates):
+            return now + self._trump_never_settled()
+        alike = 0
+        while all(len(c.held) > alike and c.held[alike] == first.held[alike]
+                  for c in self._candidates):
+            alike += 1
+        said = first.held[:alike]
+        for candidate in self._candidates:
+            del candidate.held[:alike]
+        return now + said
+
+    def _played_elsewhere(self, candidate: _Candidate) -> str | None:
+        """How the play rules ``candidate`` out as the trump card (None where it does not):
+        it was taken as played by a seat not the dealer's, read surely on two looks."""
+        for table in (c.table for c in self._candidates):
+            for landing in table.taken:
+                if landing.card == str(candidate.card) and landing.seat != self.order.dealer \
+                        and self._sure(landing.looks >= 2, landing.confidence):
+                    first = table.referee.first_reading(candidate.card)
+                    where = f" in round {first[0]}" if first is not None else ""
+                    return (f"{candidate.card} was played by seat {landing.seat.number}{where}, "
+                            "read surely")
+        return None
+
+    def _settle_trump(self, chosen: _Candidate, why: str) -> list[Announcement]:
+        """The trump is ``chosen``'s card: say so, then what the deal under it held back."""
+        others = tuple(str(c.card) for c in self._candidates if c is not chosen)
+        said = [TrumpSettled(str(chosen.card), others, why)] + chosen.held
+        self._adopt(chosen.table)
+        return said
+
+    def _trump_never_settled(self) -> list[Announcement]:
+        """Every card in doubt has refereed the deal to its end and the trump is still not
+        settled. The verdict stands where they all give the same one; where they give the
+        same result (the winner, or the draw, and the games for the match), none of them
+        cheating, that result is the verdict (``TrumpOutcome``); otherwise there is none
+        (``TrumpUndecided``). This referee carries on as the likeliest card's deal."""
+        first = self._candidates[0]
+        overs = [next((a for a in c.held if isinstance(a, GameOver)), None)
+                 for c in self._candidates]
+        if all(over is None for over in overs):  # said already, alike under every card
+            said = first.held
+            self._adopt(first.table)
+            return said
+        trumps = tuple(str(c.card) for c in self._candidates)
+        at = first.held.index(overs[0]) if overs[0] is not None else len(first.held)
+        after = first.held[at + 1:]
+        tally = after[:1] if after and isinstance(after[0], MatchScored) else []
+        results = {None if over is None or isinstance(over, GameIncomplete)
+                   else self._result(over) for over in overs}
+        match = self.match  # as before this deal, where the deal gives nothing to the match
+        self._adopt(first.table)
+        if all(over == overs[0] for over in overs) and overs[0] is not None:
+            proven = [a for a in first.held[:at] if isinstance(a, Cheat)
+                      and all(a in c.held for c in self._candidates)]
+            verdict: GameOver = overs[0] if overs[0].cheat is not None \
+                or isinstance(overs[0], GameIncomplete) else TrumpOutcome(
+                    overs[0].score, overs[0].outcome, None, (overs[0].score,), 1.0,
+                    self._result(overs[0])[1], (), trumps)
+            return proven + [verdict] + after
+        assert overs[0] is not None or None in results
+        if len(results) == 1 and None not in results:
+            result = results.pop()
+            return [TrumpOutcome(overs[0].score, overs[0].outcome, None,
+                                 tuple(over.score for over in overs), 1.0, result[1], (),
+                                 trumps)] + after
+        self.match = match
+        score = overs[0].score if overs[0] is not None else self.referee.score
+        return [TrumpUndecided(score, Outcome.from_score(score), None, (), trumps)] \
+            + after[len(tally):]
+
+    def _adopt(self, table: TableReferee) -> None:
+        """Carry on as ``table`` (the deal under the card settled as the trump)."""
+        self.__dict__.update(table.__dict__)
+        self._candidates = []
 
     def _just_played(self, seat: Seat, card: Card) -> bool:
         recent = list(self.referee.plays)
@@ -947,6 +1229,8 @@ class TableReferee:
         (``on_table``). A card read unsurely between one of them and another is the other
         (``CardClassifier.read``); one read surely as one of them is still read as it (a card
         played twice)."""
+        if self._candidates:
+            return self._candidates[0].table.ruled_out(on_table)
         gone = frozenset().union(*self._finished[:-1])
         return (_NOT_SUECA | gone) - set(on_table)
 
@@ -962,14 +1246,28 @@ class TableReferee:
     @property
     def tricks_done(self) -> int:
         """Tricks of this deal that are over, scored or dropped."""
+        if self._candidates:
+            return self._candidates[0].table.tricks_done
         return len(self.referee.tricks) + len(self.referee.missed)
 
     @property
+    def plays_taken(self) -> list[CardLanded]:
+        """The landings taken as plays, in order (with the trump in doubt: as the likeliest
+        card has them)."""
+        return self._candidates[0].table.plays_taken if self._candidates else self.taken
+
+    @property
     def is_over(self) -> bool:
+        if self._candidates:
+            return all(c.table.is_over for c in self._candidates)
         return self.phase is Phase.DEAL_OVER
 
     def state(self) -> dict[str, Any]:
-        """What an overlay or a log needs to show where the game is."""
+        """What an overlay or a log needs to show where the game is (with the trump in
+        doubt: as the likeliest card has it, the trump shown as each card it may be)."""
+        if self._candidates:
+            return {**self._candidates[0].table.state(),
+                    "trump": " or ".join(str(c.card) for c in self._candidates) + "?"}
         trump, suit = self.referee.trump, self.referee.trump_suit
         return {"phase": self.phase.value, "deal": self.deal, "tricks": self.tricks_done,
                 "score": list(self.referee.score),

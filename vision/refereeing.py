@@ -83,8 +83,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             return fail(f"cannot resume from '{ns.resume}': {error}")
         if command == "replay":
             skip_until = resumed.frame
+        score = table.state()["score"]
         print(f"resumed from {ns.resume}: deal {table.deal}, {table.tricks_done} tricks, score "
-              f"{table.referee.score[0]} | {table.referee.score[1]}", file=sys.stderr)
+              f"{score[0]} | {score[1]}", file=sys.stderr)
     stats = SourceStats()
     if command == "replay":
         frames = open_source(ns.clip, stats)
@@ -137,7 +138,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             truth = read_truth(Path(ns.truth))
         except (OSError, ValueError) as error:
             return fail(f"cannot read the truth log '{ns.truth}': {error}")
-        comparison = compare_with_truth(truth, result.said, table.taken)
+        comparison = compare_with_truth(truth, result.said, table.plays_taken)
         for line in comparison.lines():
             print(line)
     if result is not None and result.frames:

@@ -83,6 +83,10 @@ _PHRASES = {
            "trump_suit": "Trunfo: {suit_pt}; a carta do trunfo não foi lida",
            "trump_unclear": "O trunfo não foi lido antes de começar o jogo: esta mão não pode "
                             "ser arbitrada",
+           "trump_in_doubt": "O trunfo não foi bem lido: o que dele depende fica para quando "
+                             "o jogo o mostrar",
+           "trump_settled": "O trunfo é {card_pt}",
+           "trump_undecided": "Fim do jogo, mas o trunfo nunca ficou claro: sem veredicto",
            "card_deduced": "Vaza {round}: a carta do lugar {seat} não foi lida, mas só pode "
                            "ser a que falta",
            "score_settled": "As cartas que não foram lidas só podem ser as que faltam: seja "
@@ -103,6 +107,8 @@ def spoken(item: Said, lang: str) -> str | None:
             data["card"] = spoken_card(data["card"], lang)
         if a.kind == "trump_suit":
             data["suit_pt"] = _SUITS_PT[data["suit"]]
+        if a.kind == "trump_settled":
+            data["card_pt"] = spoken_card(data["card"], "pt")
         return phrase.format(**data)
     if lang == "en":
         return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())
@@ -205,7 +211,8 @@ class Overlay:
         for item in said:
             a = item.announcement
             if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in (
-                    "card_unclear", "out_of_turn", "trump_unclear", "trump_suit"):
+                    "card_unclear", "out_of_turn", "trump_unclear", "trump_suit",
+                    "trump_in_doubt", "trump_settled"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)

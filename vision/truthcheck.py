@@ -185,4 +185,4 @@ def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001
     finally:
         if events is not None:
             events.close()
-    return result, compare_with_truth(read_truth(truth), result.said, table.taken)
+    return result, compare_with_truth(read_truth(truth), result.said, table.plays_taken)

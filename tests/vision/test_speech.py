@@ -25,6 +25,22 @@ def test_a_verdict_whose_score_is_not_sure_never_says_one_score_in_portuguese():
     assert "62 to 58 or 61 to 59" in spoken(Said(0, 0.0, settled), "en")
 
 
+def test_a_trump_in_doubt_and_its_settling_are_spoken_in_portuguese():
+    from referee.seats import Seat
+    from vision.game import TrumpInDoubt, TrumpOutcome, TrumpSettled
+
+    doubt = TrumpInDoubt(Seat(2), ("AC", "AS"), (0.7, 0.3))
+    assert "AC (70 %) or AS (30 %)" in doubt.message
+    assert spoken(Said(0, 0.0, doubt), "pt").startswith("O trunfo não foi bem lido")
+    settled = TrumpSettled("AC", ("AS",), "AS was played by seat 4 in round 9, read surely")
+    assert spoken(Said(0, 0.0, settled), "pt") == "O trunfo é ás de paus"
+    # a verdict under a trump never settled names no single score where the two differ
+    outcome = TrumpOutcome((62, 58), Outcome.PAIR_A, None, ((62, 58), (61, 59)), 1.0, 1, (),
+                           ("AC", "AS"))
+    assert spoken(Said(0, 0.0, outcome), "pt") == "A dupla A ganhou; a pontuação não é certa"
+    assert "62 | 58 if the trump was AC or 61 | 59 if the trump was AS" in outcome.message
+
+
 def test_the_verdict_in_english_is_the_scorers_sentence():
     assert verdict((60, 60), "en") == "The game resulted in a draw. Score: 60 to 60"
 

@@ -658,6 +658,88 @@ def test_a_trump_whose_rank_alone_was_read_gives_no_trump_suit():
     assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
 
 
+def _trump_in_doubt(script: list[dict[int, tuple]], card: str, odds: dict[str, float],
+                    rank: str | None = None) -> list[dict[int, tuple]]:
+    """``script`` with the dealer's (seat 2's) trump ``card`` never read surely: read with
+    ``odds``, and its rank ``rank`` read surely."""
+    read = tuple(sorted(odds.items(), key=lambda kv: -kv[1]))
+    return script[:3] + [{2: (card, 0.6, True, (0, 0), rank, read)}] * 8 + script[11:]
+
+
+def test_a_trump_in_doubt_is_settled_by_a_play_that_makes_no_sense_under_the_other():
+    # game1's trump 7D read as 7D (60 %) or 7H (40 %): under 7H seat 1's AH would win round 1
+    # and lead round 2, but seat 2 leads it: 7H is ruled out, and the deal is refereed whole
+    script = _trump_in_doubt(_game1_tricks(set()), "7D", {"7D": 0.6, "7H": 0.4}, "7")
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds[:4] == ["trump_in_doubt", "trump_settled", "cut", "trick_won"], kinds
+    assert said[0].cards == ("7D", "7H") and said[1].card == "7D" and said[1].others == ("7H",)
+    assert "out of turn in round 2" in said[1].message, said[1].message
+    # what the wrong trump called out of turn is never said, and the verdict is game1's
+    assert "out_of_turn" not in kinds and kinds.count("trick_won") == 10, kinds
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+    assert table.deal == 2 and sum(table.match.games.values()) == 1  # carried on as 7D's
+
+
+def test_a_trump_in_doubt_is_settled_when_the_other_card_is_played_by_another_seat():
+    # the dealer's trump AC read as AC or AS (its rank surely): round 1, all spades, goes to
+    # seat 3 under either; seat 3's AS, read surely, cannot be the dealer's trump card
+    tricks = [[(1, "2S"), (2, "3S"), (3, "AS"), (4, "4S")]]
+    script = _trump_in_doubt(play_script(2, "AC", tricks), "AC", {"AC": 0.55, "AS": 0.45}, "A")
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump_in_doubt", "trump_settled", "trick_won"], kinds
+    assert said[1].card == "AC" and "AS was played by seat 3 in round 1" in said[1].message
+    assert table.state()["trump"] == "Clubs" and table.state()["tricks"] == 1
+
+
+def test_a_trump_in_doubt_whose_cards_give_no_trump_suit_together_is_not_guessed():
+    # odds spread over all four suits, or over two that may not hold the trump card (5 % of
+    # them on an 8, no Sueca card): nothing to referee on
+    for odds in ({"7D": 0.5, "7H": 0.3, "7S": 0.15, "7C": 0.05},
+                 {"7D": 0.6, "7H": 0.35, "8D": 0.05}):
+        script = _trump_in_doubt(_game1_tricks(set()), "7D", odds)
+        _, said = referee_over(script)
+        assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
+
+
+# a whole deal (dealer seat 2, seat 1 leads) in which the dealer holds both AC and AS, and
+# neither clubs nor spades as trump changes a trick's winner but the last trick's: under
+# spades seat 1's 7S takes it, under clubs seat 3's 7C cuts it; partners, so the score is one
+_NEVER_TOLD = [
+    [(1, "2H"), (2, "3H"), (3, "4H"), (4, "AH")], [(4, "2D"), (1, "3D"), (2, "4D"), (3, "AD")],
+    [(3, "5H"), (4, "6H"), (1, "QH"), (2, "7H")], [(2, "5D"), (3, "6D"), (4, "QD"), (1, "7D")],
+    [(1, "2C"), (2, "3C"), (3, "4C"), (4, "5C")], [(4, "6C"), (1, "QC"), (2, "AC"), (3, "JC")],
+    [(2, "AS"), (3, "2S"), (4, "3S"), (1, "4S")], [(2, "5S"), (3, "6S"), (4, "QS"), (1, "JS")],
+    [(1, "KS"), (2, "JH"), (3, "KH"), (4, "JD")], [(1, "7S"), (2, "KC"), (3, "7C"), (4, "KD")]]
+
+
+def test_a_trump_never_settled_gives_the_verdict_every_card_in_doubt_agrees_on():
+    script = _trump_in_doubt(play_script(2, "AC", _NEVER_TOLD), "AC", {"AC": 0.7, "AS": 0.3},
+                             "A")
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    # the nine tricks alike under either are said as they end; the last one never is
+    assert kinds[:1] == ["trump_in_doubt"] and "trump_settled" not in kinds, kinds
+    assert kinds.count("trick_won") == 9 and "cut" not in kinds, kinds
+    verdict = said[-2]
+    assert verdict.kind == "outcome_settled" and verdict.trumps == ("AC", "AS"), kinds
+    assert len(set(verdict.scores)) == 1 and verdict.outcome.winner is not None
+    assert "whether the trump was AC or AS" in verdict.message, verdict.message
+    assert kinds[-1] == "match_tally" and sum(table.match.games.values()) == verdict.games
+
+
+def test_a_trump_never_settled_whose_cards_give_different_results_gives_no_verdict():
+    # as above, but the last trick's cut by seat 2's KC (pair B) against seat 1's 7S (pair A)
+    tricks = _NEVER_TOLD[:-1] + [[(1, "7S"), (2, "7C"), (3, "KC"), (4, "KD")]]
+    script = _trump_in_doubt(play_script(2, "AC", tricks), "AC", {"AC": 0.7, "AS": 0.3}, "A")
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds[-1] == "trump_undecided" and "match_tally" not in kinds, kinds
+    assert said[-1].trumps == ("AC", "AS") and "no verdict" in said[-1].message
+    assert sum(table.match.games.values()) == 0 and table.deal == 2
+
+
 def _game1_read_as(readings: dict[tuple[int, str], tuple]) -> list[dict[int, tuple]]:
     """game1 as frames, with the cards in ``readings`` ((seat, card) -> how it is read: an
     entry of ``frame_of``) read that way."""
