@@ -272,7 +272,8 @@ class TrumpSettled(Announcement):
 @dataclass(frozen=True)
 class TrumpUndecided(GameIncomplete):
     """The deal ended with its trump still in doubt (``trumps``), and the cards in doubt give
-    different results (or one gives none): no verdict."""
+    different results (or one gives none, or the play makes sense under none): no
+    verdict."""
 
     kind: ClassVar[str] = "trump_undecided"
     trumps: tuple[str, ...] = ()
@@ -280,8 +281,7 @@ class TrumpUndecided(GameIncomplete):
     @property
     def message(self) -> str:
         return (f"Game over, but the trump was never read surely ({' or '.join(self.trumps)}) "
-                "and the play never told which it was; they give different results: "
-                "no verdict")
+                "and the play never told which it was: no verdict")
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +308,7 @@ class TrumpOutcome(OutcomeSettled):
                 f"{result}")
 
 
-@dataclass
+@dataclass(eq=False)  # one is told from another by identity
 class _Candidate:
     """One card the trump may be (``TrumpInDoubt``), and the deal refereed under it: its
     table referee, what it said that was not said aloud yet, and the first call out of turn
@@ -719,35 +719,35 @@ class TableReferee:
         - a card in doubt played, read surely, by a seat that is not the dealer's cannot be
           the trump (the trump card is the dealer's; nobody is accused of not holding it);
         - under a wrong trump a trick goes to the wrong seat, who is then expected to lead:
-          of the cards left, the one under which nobody played out of turn, where under each
-          other one somebody did, is the trump. (A proof of cheating is no such sign: it
+          a card under which somebody played out of turn is no trump either (where under
+          every card left somebody did, the trump may be none of them: nothing is settled). (A proof of cheating is no such sign: it
           comes under every card alike until their tricks differ, and a cheat proven under
           the true trump alone must not rule it out.)
 
         Then the trump is announced, with what the deal under it held back, and this referee
         carries on as that deal (``_adopt``). Until then, requests to show a card again are
         said at once, and so is whatever every card in doubt says alike, up to where they
-        first differ. At the end of the deal, with the trump still in doubt, the verdict is
+        first differ or call somebody out of turn (which under every one of them says the
+        trump may be none). At the end of the deal, with the trump still in doubt, the verdict is
         whatever they all agree on (``_trump_never_settled``)."""
         first = self._candidates[0]
         now = [a for a in first.held if isinstance(a, ShowAgain)]
         for candidate in self._candidates:
             candidate.held = [a for a in candidate.held if not isinstance(a, ShowAgain)]
-        played = {id(c): self._played_elsewhere(c) for c in self._candidates}
-        left = [c for c in self._candidates if played[id(c)] is None] or self._candidates
-        if len(left) == 1:
-            why = "; ".join(played[id(c)] or "" for c in self._candidates if c is not left[0])
-            return now + self._settle_trump(left[0], why + ", and the trump card is the dealer's")
+        played = {c: self._played_elsewhere(c) for c in self._candidates}
+        left = [c for c in self._candidates if played[c] is None] or self._candidates
         clean = [c for c in left if c.trouble is None]
         if len(clean) == 1:
-            why = "; ".join(f"under {c.card} the play makes no sense ({c.trouble})"
-                            for c in left if c is not clean[0])
+            why = "; ".join(f"{played[c]}, and the trump card is the dealer's"
+                            if c not in left else
+                            f"under {c.card} the play makes no sense ({c.trouble})"
+                            for c in self._candidates if c is not clean[0])
             return now + self._settle_trump(clean[0], why)
         if all(c.table.deal > self.deal or c.table.is_over for c in self._candidates):
-            return now + self._trump_never_settled()
+            return now + self._trump_never_settled(clean)
         alike = 0
         while all(len(c.held) > alike and c.held[alike] == first.held[alike]
-                  for c in self._candidates):
+                  for c in self._candidates) and not isinstance(first.held[alike], OutOfTurn):
             alike += 1
         said = first.held[:alike]
         for candidate in self._candidates:
@@ -774,43 +774,45 @@ class TableReferee:
         self._adopt(chosen.table)
         return said
 
-    def _trump_never_settled(self) -> list[Announcement]:
+    def _trump_never_settled(self, clean: list[_Candidate]) -> list[Announcement]:
         """Every card in doubt has refereed the deal to its end and the trump is still not
-        settled. The verdict stands where they all give the same one; where they give the
+        settled; ``clean``: those that the play does not rule out, under which nobody played
+        out of turn. The verdict stands where they all give the same one; where they give the
         same result (the winner, or the draw, and the games for the match), none of them
-        cheating, that result is the verdict (``TrumpOutcome``); otherwise there is none
-        (``TrumpUndecided``). This referee carries on as the likeliest card's deal."""
-        first = self._candidates[0]
-        overs = [next((a for a in c.held if isinstance(a, GameOver)), None)
-                 for c in self._candidates]
+        cheating, that result is the verdict (``TrumpOutcome``); otherwise, or where every
+        card in doubt has somebody play out of turn (then the trump may be none of them),
+        there is none (``TrumpUndecided``). This referee carries on as the likeliest card's
+        deal."""
+        running = clean or self._candidates
+        first = running[0]
+        overs = [next((a for a in c.held if isinstance(a, GameOver)), None) for c in running]
         if all(over is None for over in overs):  # said already, alike under every card
             said = first.held
             self._adopt(first.table)
             return said
-        trumps = tuple(str(c.card) for c in self._candidates)
-        at = first.held.index(overs[0]) if overs[0] is not None else len(first.held)
-        after = first.held[at + 1:]
+        trumps = tuple(str(c.card) for c in running)
+        over = overs[0]
+        # what the likeliest card's deal said after its verdict: the match tally (where the
+        # verdict counted for the match), and what the next deal has said so far
+        after = first.held[first.held.index(over) + 1:] if over is not None else []
         tally = after[:1] if after and isinstance(after[0], MatchScored) else []
-        results = {None if over is None or isinstance(over, GameIncomplete)
-                   else self._result(over) for over in overs}
+        results = {None if o is None or isinstance(o, GameIncomplete) else self._result(o)
+                   for o in overs}
         match = self.match  # as before this deal, where the deal gives nothing to the match
         self._adopt(first.table)
-        if all(over == overs[0] for over in overs) and overs[0] is not None:
-            proven = [a for a in first.held[:at] if isinstance(a, Cheat)
-                      and all(a in c.held for c in self._candidates)]
-            verdict: GameOver = overs[0] if overs[0].cheat is not None \
-                or isinstance(overs[0], GameIncomplete) else TrumpOutcome(
-                    overs[0].score, overs[0].outcome, None, (overs[0].score,), 1.0,
-                    self._result(overs[0])[1], (), trumps)
-            return proven + [verdict] + after
-        assert overs[0] is not None or None in results
-        if len(results) == 1 and None not in results:
-            result = results.pop()
-            return [TrumpOutcome(overs[0].score, overs[0].outcome, None,
-                                 tuple(over.score for over in overs), 1.0, result[1], (),
-                                 trumps)] + after
+        if over is not None and clean and all(o == over for o in overs):
+            proven = [a for a in first.held[:first.held.index(over)] if isinstance(a, Cheat)
+                      and all(a in c.held for c in clean)]
+            if over.cheat is None and not isinstance(over, GameIncomplete):
+                over = TrumpOutcome(over.score, over.outcome, None, (over.score,), 1.0,
+                                    self._result(over)[1], (), trumps)
+            return proven + [over] + after
+        if over is not None and clean and len(results) == 1 and None not in results:
+            return [TrumpOutcome(over.score, over.outcome, None,
+                                 tuple(o.score for o in overs if o is not None), 1.0,
+                                 results.pop()[1], (), trumps)] + after
         self.match = match
-        score = overs[0].score if overs[0] is not None else self.referee.score
+        score = over.score if over is not None else self.referee.score
         return [TrumpUndecided(score, Outcome.from_score(score), None, (), trumps)] \
             + after[len(tally):]
 

@@ -703,6 +703,20 @@ def test_a_trump_in_doubt_whose_cards_give_no_trump_suit_together_is_not_guessed
         assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
 
 
+def test_a_trump_in_doubt_under_which_the_play_never_makes_sense_gives_no_verdict():
+    # game1's 7D misread as 7H or 7S: under either, seat 1's AH takes round 1 (said, as both
+    # say it) and seat 2's lead of round 2 is out of turn; neither is settled, nobody is
+    # called out of turn, and nothing more is said of the deal until its end
+    script = _trump_in_doubt(_game1_tricks(set()), "7D", {"7H": 0.6, "7S": 0.4}, "7")
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds[:2] == ["trump_in_doubt", "trick_won"] and said[1].seat == Seat(1), kinds
+    assert "trump_settled" not in kinds and "out_of_turn" not in kinds, kinds
+    assert kinds.count("trick_won") == 1, kinds
+    assert kinds[-1] == "trump_undecided" and said[-1].trumps == ("7H", "7S"), kinds
+    assert sum(table.match.games.values()) == 0 and table.deal == 2
+
+
 # a whole deal (dealer seat 2, seat 1 leads) in which the dealer holds both AC and AS, and
 # neither clubs nor spades as trump changes a trick's winner but the last trick's: under
 # spades seat 1's 7S takes it, under clubs seat 3's 7C cuts it; partners, so the score is one
