@@ -142,6 +142,8 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
                   and r.get("kind") in STATEMENTS]
     for item in said:
         fact = item.announcement.to_dict()
+        if fact["kind"] == "trump_settled":  # a trump in doubt settled states the trump card
+            fact = {"kind": "trump", "card": fact["card"]}
         if fact["kind"] in STATEMENTS and _fact(fact) not in true_facts:
             result.statements_wrong += 1
             later = " (taken back later)" if fact.get("round") in withdrawn \

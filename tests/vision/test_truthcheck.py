@@ -86,3 +86,14 @@ def test_a_trick_or_cut_said_wrongly_counts_though_a_running_score_may_differ():
     comparison = compare_with_truth(log, wrong, taken)
     assert comparison.statements_wrong == 2 and not comparison.all_right
     assert any("(2 said wrongly)" in line for line in comparison.lines())
+
+
+def test_a_trump_in_doubt_settled_on_the_wrong_card_is_said_wrongly():
+    from vision.game import Said, TrumpSettled
+
+    log = truth_log() + [{"event": "announce", "kind": "trump", "card": "7D", "dealer": 2,
+                          "message": "Trump: 7D | Diamonds"}]
+    taken = [landing(n) for n in range(len(PLAYS))]
+    for card, wrong in (("7D", 0), ("7H", 1)):
+        said = [Said(40, 1.3, TrumpSettled(card, ("7H" if card == "7D" else "7D",), "why"))]
+        assert compare_with_truth(log, said, taken).statements_wrong == wrong, card
