@@ -316,7 +316,6 @@ class _Candidate:
     expected to lead)."""
 
     card: Card
-    share: float
     table: TableReferee
     held: list[Announcement]
     trouble: Announcement | None = None
@@ -690,12 +689,11 @@ class TableReferee:
                                                  tuple(str(card) for card, _ in candidates),
                                                  tuple(share for _, share in candidates))]
         tables = [copy.deepcopy(self) for _ in candidates]
-        for (card, share), table in zip(candidates, tables):
+        for (card, _), table in zip(candidates, tables):
             table.referee.feed(TrumpSuitRevealed(card.suit))
             table._trick_over()  # what was read of the trump card is no play's
             table.phase = Phase.PLAYING
-            self._candidates.append(_Candidate(card, share, table,
-                                               table._landed(event, unread)))
+            self._candidates.append(_Candidate(card, table, table._landed(event, unread)))
         return said + self._reconcile()
 
     def _under_candidates(self, events: list[TrackEvent], frame: int, time_s: float,
