@@ -223,13 +223,18 @@ class OutcomeSettled(GameOver):
         shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
             + (["others"] if len(self.scores) > 3 else [])
         listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-        winner = self.outcome.winner
-        result = (f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
-                  if winner else "either way it is a draw")
         weight = ("every way the play allows" if self.share >= 1.0
                   else f"{min(100 * self.share, 99.9):.1f} % of the odds")
         return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
-                f"{_in_rounds(self.missed)} may lie; {result} ({weight})")
+                f"{_in_rounds(self.missed)} may lie; {self.either_way} ({weight})")
+
+    @property
+    def either_way(self) -> str:
+        """The result that holds whatever the score: "either way Pair A takes 1 game"."""
+        winner = self.outcome.winner
+        if winner is None:
+            return "either way it is a draw"
+        return f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -301,11 +306,8 @@ class TrumpOutcome(OutcomeSettled):
                     f"{' or '.join(self.trumps)} (it was never read surely)")
         listed = " or ".join(f"{a} | {b} if the trump was {trump}"
                              for (a, b), trump in zip(self.scores, self.trumps))
-        winner = self.outcome.winner
-        result = (f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
-                  if winner else "either way it is a draw")
         return (f"{self.outcome.verdict}\nScore: {listed} (it was never read surely); "
-                f"{result}")
+                f"{self.either_way}")
 
 
 @dataclass(eq=False)  # one is told from another by identity

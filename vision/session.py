@@ -186,7 +186,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # even on frames without events, so the referee hears of them when they change
         # (and which zones look empty: a card the dealer showed unread and took back is the
         # trump, and the dealer's next card a play)
-        reads = (tracker.unread_parts(), tracker.unread_odds())
+        reads = _unread_reads(tracker)
         watched = (reads, gate.empty_zones())
         if frame.index > skip_until and (events or watched != last_watched):
             last_watched = watched
@@ -203,19 +203,25 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # the frames ran out: a trick swept just before the end was still swept
         events = tracker.flush(last.index)
         if events:
-            said_now = _referee(events, (tracker.unread_parts(), tracker.unread_odds()),
-                                gate.empty_zones(), last, tracker, gate, table, log, result)
+            said_now = _referee(events, _unread_reads(tracker), gate.empty_zones(), last,
+                                tracker, gate, table, log, result)
             for sink in sinks:
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
 
 
+def _unread_reads(tracker: Tracker) -> tuple[dict, dict]:
+    """What was read of the cards not read surely: ``Tracker.unread_parts`` and
+    ``Tracker.unread_odds``."""
+    return tracker.unread_parts(), tracker.unread_odds()
+
+
 def _referee(events: list[TrackEvent], reads: tuple[dict, dict], empty: frozenset,
              frame: Frame, tracker: Tracker, gate: ChangeGate, table: TableReferee,
              log: EventLog | None, result: SessionResult) -> list[Said]:
     """Give one frame's tracker events (and ``reads``: what was read of the cards not read
-    surely, ``Tracker.unread_parts`` and ``Tracker.unread_odds``; ``empty``, the zones that
+    surely, ``_unread_reads``; ``empty``, the zones that
     look empty, ``ChangeGate.empty_zones``) to the referee, log them and what it says, and add
     both to ``result``."""
     parts, odds = reads
