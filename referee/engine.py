@@ -29,7 +29,7 @@ it was.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .cards import Card, Suit
 from .events import (
@@ -320,17 +320,52 @@ class Referee:
         return [TrickWithdrawn(round_, seat, card, winner, trick.points, self.score, sure,
                                trick)]
 
-    def abandon_trick(self, also_seen: tuple[str, ...] = ()) -> list[Announcement]:
+    def abandon_trick(self, also_seen: tuple[str, ...] = (),
+                      late: Sequence[CardPlayed] = ()) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the
         camera never read surely): drop it unscored, and let whoever plays next lead.
-        ``also_seen``: plays read but not yet taken, for the announcement. Only the camera
-        referee calls this; a game file never does."""
+        ``also_seen``: plays read but not yet taken, for the announcement. ``late``: those
+        of them that waited only for an earlier seat's card, never read (see
+        ``_take_late``). Only the camera referee calls this; a game file never does."""
         if self.phase is not Phase.PLAYING:
             raise RefereeStateError("no trick in progress to abandon")
-        said: list[Announcement] = [TrickMissed(self.round, tuple(
-            f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen)]
+        said: list[Announcement] = []
+        for event in late:
+            said += self._take_late(event)
+        said.append(TrickMissed(self.round, tuple(
+            f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen))
         self.missed.append(self.round)
         return said + self._next_round(None)
+
+    def _take_late(self, event: CardPlayed) -> list[Announcement]:
+        """A play of a trick being dropped that came down after a card never read, so it was
+        never taken: the trick cannot be scored, but the card was played all the same. Read
+        at ``min_confidence`` it counts as played (a later reading of it is a card played
+        twice), and where it does not follow a lead read in this trick, led by a seat known to
+        lead, it is a failure to follow like any other: a later card of that suit proves the
+        revoke. Read surely enough, it proves what any play would (a card played twice, a
+        revoke of an earlier round). Who played it comes from its zone, not from its turn,
+        so the card never read changes none of this."""
+        seat, card = event.seat, event.card
+        if event.confidence < self.min_confidence or not card.is_sueca \
+                or any(p.seat == seat for p in self.plays):
+            return []
+        cheats = self._cheats_proven_by(seat, card)
+        if (cheats or card in self._played) and (
+                event.confidence < self.accuse_confidence or not event.confirmed):
+            return []  # no proof, or read as a card already played: nothing is learnt from it
+        if self.cheat is None and cheats:
+            self.cheat = cheats[0]
+        for cheat in cheats:
+            if isinstance(cheat, RevokeProven):
+                del self._failed_to_follow[(seat, card.suit)]
+        if card not in self._played:
+            self._played[card] = [self.round, event.confidence if event.confirmed else 0.0]
+        if self.plays and card.suit is not (lead := self.plays[0].card.suit) \
+                and (seat, lead) not in self._failed_to_follow:
+            self._failed_to_follow[(seat, lead)] = (
+                self.round, card, self.plays[0].card if self._lead_known else None)
+        return list(cheats)
 
     def _next_round(self, leader: Seat | None) -> list[Announcement]:
         """Move on to the next round, led by ``leader``; the verdict after the last."""

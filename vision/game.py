@@ -968,16 +968,20 @@ class TableReferee:
 
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
-        next card played leads, and the deal ends without a verdict on its score."""
+        next card played leads, and the deal ends without a verdict on its score. The plays
+        read in it still count as played (``Referee.abandon_trick``): a revoke among them is
+        proven later like any other."""
         doubts = self._doubt_waiting()
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
+        # the plays that waited behind the card never read were played all the same
+        late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2) for e, c in self._waiting]
         self._dropped.append(self._cards_short())
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
                                         | {str(c) for _, c in self._waiting}))
         self._waiting = []
         self._unconfirmed = {}
         self._trick_over()
-        said = doubts + self._settle(self.referee.abandon_trick(pending))
+        said = doubts + self._settle(self.referee.abandon_trick(pending, late))
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER

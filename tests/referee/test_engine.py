@@ -312,6 +312,59 @@ def test_after_a_missed_trick_the_next_card_leads_and_proves_no_revoke():
     assert referee.feed(play(4, "KC")) == [] and referee.cheat is None
 
 
+def _dropped_with_late_plays(late: list[CardPlayed], lead: bool = True) -> Referee:
+    """Round 1 led by seat 1 with AS (or, not ``lead``, after a dropped round, so that who led
+    is a guess); seat 2's card is never read, so ``late`` (seats 3 and 4) waited behind it
+    until the trick was swept and dropped."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    if not lead:
+        referee.abandon_trick()
+    referee.feed(play(1, "AS"))
+    said = referee.abandon_trick(("3:?", "4:?"), late)
+    assert [a.kind for a in said] == ["trick_missed"]
+    return referee
+
+
+def test_a_play_that_waited_in_a_dropped_trick_still_fails_the_lead():
+    referee = _dropped_with_late_plays([play(3, "2S"), play(4, "4H")])
+    # round 2, led by seat 3 (alone): seat 4 shows a spade, which it lacked in round 1
+    referee.feed(CardPlayed(Seat(3), Card.parse("2C"), alone=True))
+    said = referee.feed(play(4, "3S"))
+    assert [type(a) for a in said] == [RevokeProven]
+    assert (said[0].seat, str(said[0].card), said[0].round) == (Seat(4), "4H", 1)
+
+
+@pytest.mark.parametrize("late, lead", [
+    ([CardPlayed(Seat(4), Card.parse("4H"), 0.95)], True),  # read, but not surely
+    ([CardPlayed(Seat(4), Card.parse("4H"), 0.99, confirmed=False)], True),  # one look
+    ([play(4, "4H")], False),  # the trick's lead was a guess (after a dropped round)
+])
+def test_a_late_play_proves_no_revoke_on_an_unsure_reading_or_a_guessed_lead(late, lead):
+    referee = _dropped_with_late_plays(late, lead)
+    referee.feed(CardPlayed(Seat(3), Card.parse("2C"), alone=True))
+    said = referee.feed(play(4, "3S"))
+    assert not any(isinstance(a, RevokeProven) for a in said) and referee.cheat is None
+
+
+def test_a_late_play_counts_as_played():
+    referee = _dropped_with_late_plays([play(4, "4H")])
+    referee.feed(CardPlayed(Seat(3), Card.parse("2C"), alone=True))
+    said = referee.feed(play(4, "4H"))  # the same card again, read surely
+    assert [type(a) for a in said] == [CardAlreadyPlayed] and said[0].first_round == 1
+
+
+def test_a_late_play_can_prove_a_revoke_itself():
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:  # seat 2 fails spades
+        referee.feed(play(seat, card))
+    # round 2, led by seat 1 (its AS won): seat 1's card is never read, and seat 2's spade,
+    # left waiting behind it, proves the revoke as the trick is dropped
+    said = referee.abandon_trick(("2:7S",), [play(2, "7S")])
+    assert [a.kind for a in said] == ["revoke", "trick_missed"]
+    assert (said[0].seat, str(said[0].card), said[0].round) == (Seat(2), "6H", 1)
+    assert referee.cheat is said[0]
+
+
 def _missed_then_led_by_seat_3(alone: bool) -> Referee:
     """Round 1 dropped; round 2 led by seat 3 (``alone`` or not), seat 4 failing clubs; seat 2
     wins it with 6C."""

@@ -433,6 +433,18 @@ def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_n
     assert "revoke" not in kinds and kinds[-1] == "game_incomplete"
 
 
+def test_a_revoke_in_a_trick_dropped_for_an_earlier_card_never_read_is_still_proven():
+    # game1c round 3: seat 3 leads AS, seat 1's 4S is never read, so seat 2's 6D (its revoke)
+    # waits behind it until the trick is dropped; seat 2's 3S in round 4 proves the revoke
+    table, said = referee_over(_game1_tricks({(1, "4S")}, "game1c"))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 1 and kinds.count("revoke") == 1, kinds
+    revoke = said[kinds.index("revoke")]
+    assert (revoke.seat, str(revoke.card), revoke.round) == (Seat(2), "6D", 3)
+    assert kinds.index("trick_missed") < kinds.index("revoke")
+    assert said[-2].kind == "game_over" and said[-2].score == (120, 0)
+
+
 def test_two_cards_never_read_in_one_trick_are_placed_the_only_way_the_play_went_on():
     # round 2: seat 3 cut with 3D and led round 3, so it cannot have played the 4C instead
     table, said = referee_over(_game1_tricks({(3, "3D"), (4, "4C")}))
