@@ -159,12 +159,18 @@ def _quad_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def match_outlines(labelled: list[np.ndarray | None],
-                   found: list[Any]) -> dict[int, int]:
+                   found: list[Any], ignored: list[bool] | None = None) -> dict[int, int]:
     """Which detection (index into ``found``, outlines or None) is which labelled card
     (index into ``labelled``): the pairs that overlap by at least ``MATCH_IOU``, the best
     overlap first, each label and each detection used once. Going by the best overlap rather
     than the labels' order matters in a pile: the cards under the top one overlap it by half
-    or more, and a hidden card listed first must not take the top card's detection."""
+    or more, and a hidden card listed first must not take the top card's detection.
+
+    ``ignored``: labels that count neither way (cards mostly hidden). A detection goes to a
+    label that counts wherever it overlaps one enough, and only a detection left over goes
+    to an ignored label (so that it is no false card), as object-detection benchmarks treat
+    regions marked "ignore": in a pile whose detection fits the pile's outline better than
+    the top card's, the card under the top one must not take it."""
     candidates = []
     for i, quad in enumerate(labelled):
         if quad is None:
@@ -174,10 +180,10 @@ def match_outlines(labelled: list[np.ndarray | None],
                 continue
             iou = _quad_iou(quad, np.asarray(other, np.float64))
             if iou >= MATCH_IOU:
-                candidates.append((-iou, i, j))
+                candidates.append((bool(ignored and ignored[i]), -iou, i, j))
     pairs: dict[int, int] = {}
     taken: set[int] = set()
-    for _, i, j in sorted(candidates):
+    for _, _, i, j in sorted(candidates):
         if i not in pairs and j not in taken:
             pairs[i] = j
             taken.add(j)
@@ -300,7 +306,8 @@ def _compare_positions(task: ImageTask, result: dict[str, Any], tally: Tally,
                        problems: list[str]) -> None:
     detections = result["found"]
     pairs = match_outlines([label.quad for label in task.labels],
-                           [det["quad"] for det in detections])
+                           [det["quad"] for det in detections],
+                           [not label.counted for label in task.labels])
     used = set(pairs.values())
     for n, label in enumerate(task.labels):
         best = pairs.get(n)

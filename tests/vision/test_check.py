@@ -109,6 +109,29 @@ def test_outlines_pair_by_best_overlap():
     assert match_outlines([a, None], [None, (a + [500, 0]).tolist()]) == {}
 
 
+def test_a_detection_goes_to_the_card_that_shows_before_a_hidden_one_it_fits_better():
+    # a pile: the detection follows the outline of the card under the top one more closely
+    # (the pile's outline), yet overlaps the top card enough: it is the top card's
+    top = np.array(QUAD, float)
+    under = top + [14, 8]
+    detection = (under + [-2, -1]).tolist()
+    assert _quad_iou(under, np.array(detection)) > _quad_iou(top, np.array(detection)) \
+        >= MATCH_IOU
+    assert match_outlines([under, top], [detection]) == {0: 0}  # nothing ignored: best fit
+    assert match_outlines([under, top], [detection], [True, False]) == {1: 0}
+    labels = [Label("back", None, under, 0.2), Label("back", None, top, 0.97)]
+    tally = Tally()
+    compare(ImageTask("p", "p.jpg", labels), {"found": [found("back", detection)]}, True,
+            tally)
+    assert (tally.cards, tally.found, tally.right) == (1, 1, 1)
+    # and a detection left over on a hidden card only is no false card
+    tally = Tally()
+    compare(ImageTask("p", "p.jpg", labels), {"found": [found("back", detection),
+                                                        found("back", (top + 1).tolist())]},
+            True, tally)
+    assert (tally.cards, tally.found, tally.detections, tally.true_detections) == (1, 1, 2, 2)
+
+
 def test_multiset_matching_ignores_position():
     task = ImageTask("p", "p.jpg", [Label("QH"), Label("QH"), Label("7D")])
     tally = Tally()
