@@ -88,8 +88,8 @@ def test_nobody_is_falsely_accused(folder, seed, revoke):
             assert said == comparison.verdict_expected, comparison.lines()
 
 
-# the games refereed whole today (all three on the simplistic design): they must stay so
-WHOLE_TODAY = {3, 9, 15}
+# the games refereed whole today (the three simplistic ones and bellot 6): they must stay so
+WHOLE_TODAY = {3, 6, 9, 15}
 NOT_YET = pytest.mark.xfail(strict=False, reason="issue 4 is open: a card read unsurely or "
                             "missed leaves a trick unscored, so not every game is refereed whole")
 
@@ -118,14 +118,15 @@ def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder, seed)
     assert comparison.verdict_right, comparison.lines()
 
 
-@pytest.mark.parametrize("seed", [1, 5, 6, 7, 10, 13, 18])
+@pytest.mark.parametrize("seed", [1, 5, 7, 10, 11, 13, 18])
 def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed):
     """These games each drop tricks holding cards never read surely, but every other card of
     the deck was read, and every way of putting the unread ones back that the play allows
     (and their suits or ranks, where those were read surely) gives one score and no
-    cheating: the verdict is the truth's. Games 1 and 7 need the suits of unread cards,
-    games 10 and 18 their ranks (game 10 also a dropped trick whose lead was never read),
-    game 5 the rule that several ways with one score settle it."""
+    cheating: the verdict is the truth's. Games 1, 10, 13 and 18 leave one way, whose cards
+    are named (game 10 also a dropped trick whose lead was never read); games 5, 7 and 11
+    several, which all give the one score. (Game 6 was here until the eighteenth session,
+    when reading unsure cards again along their outlines turned had it refereed whole.)"""
     result, comparison = refereed(seed, seed % 4 == 0, folder)
     kinds = {s.announcement.kind for s in result.said}
     assert kinds & {"card_deduced", "score_settled"}, comparison.lines()
@@ -141,14 +142,14 @@ def test_a_trump_read_only_by_its_suit_still_lets_the_deal_be_refereed(folder):
     assert comparison.plays_right >= 20 and comparison.plays_extra == 0, comparison.lines()
 
 
-@pytest.mark.parametrize("seed", [11, 19])
+@pytest.mark.parametrize("seed", [19])
 def test_the_deck_settles_the_winner_where_it_cannot_settle_the_score(folder, seed):
-    """Games 11 (kde-penguins) and 19 (lattmann) drop tricks holding cards never read surely;
-    the ways of putting them back differ in score, but those that give one winner, taking
-    one game for the match, hold over 99 % of the weight of the classifier's readings, and
-    none shows cheating. The verdict names that winner (the truth's), lists the scores, and
-    counts for the match. (Game 19 also withdraws a round: its JD read in round 7 and again
-    in round 9, neither surely.)"""
+    """Game 19 (lattmann) drops tricks holding cards never read surely; the ways of putting
+    them back differ in score, but those that give one winner, taking one game for the match,
+    hold over 99 % of the weight of the classifier's readings, and none shows cheating. The
+    verdict names that winner (the truth's), lists the scores, and counts for the match. (It
+    also withdraws a round: its JD read in round 7 and again in round 9, neither surely.
+    Game 11 was here too until the eighteenth session, when its score was settled as well.)"""
     result, comparison = refereed(seed, False, folder)
     verdicts = [s.announcement for s in result.said if s.announcement.kind == "outcome_settled"]
     assert len(verdicts) == 1 and verdicts[0].games == 1, comparison.lines()

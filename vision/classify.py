@@ -27,6 +27,16 @@ BACK_SURE = 0.9
 # cards), or of its rank, for that part of the card to count as read, whether or not the card
 # itself is read surely
 PART_SURE = 0.95
+# A card read less surely than LOOK_AGAIN is read again from its outline turned a little either
+# way about its middle (TURNS, degrees), and the three readings are pooled (geometric mean,
+# renormalised): where the network latched onto an accident of one crop (its outline a pixel
+# out, the sampling of a fine index) that counts for less. Cards read surely are read once,
+# so a frame of clear cards costs no more. Chosen on 400 hard pictures of the *validation*
+# designs (studio seed 3031): card accuracy 80.5 -> 81.3 %, read right at 0.9 62.8 ->
+# 65.0 %, none more read wrongly at 0.9; eight outlines (bigger, smaller, shifted each way,
+# turned) gained little more (81.5 %, 65.6 %) at four times the cost.
+LOOK_AGAIN = 0.9
+TURNS = (4.0, -4.0)
 # the class indices of the cards of each suit, then of each rank
 _CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
 # what a reading keeps of the classifier's odds (``CardDetections.odds``): its likeliest cards,
@@ -120,6 +130,7 @@ class CardClassifier:
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         probs = self.probabilities(crops)
+        self._look_again(frame, detections.quads[whole], probs)
         parts, odds = sure_parts(probs), card_odds(probs)
         names, confidence = self._classify(probs, ruled_out, below, at_most)
         for i, name, conf, part, odd in zip(whole, names, confidence, parts, odds):
@@ -132,6 +143,30 @@ class CardClassifier:
             detections.parts[i] = part
             detections.odds[i] = odd
         return detections
+
+
+    def _look_again(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray) -> None:
+        """Pool, in place, each reading of ``probs`` under ``LOOK_AGAIN`` with the readings of
+        the same card cut out along its outline (of ``quads``) turned by each of ``TURNS``."""
+        unsure = np.flatnonzero(probs.max(axis=1) < LOOK_AGAIN)
+        if len(unsure) == 0:
+            return
+        crops = np.stack([rectify(frame, look, self.size, ordered=True)
+                          for i in unsure for look in _turned(quads[i])])
+        more = self.probabilities(crops).reshape(len(unsure), len(TURNS), -1)
+        pooled = np.concatenate([probs[unsure, None], more], axis=1)
+        logs = np.log(np.maximum(pooled, 1e-9)).mean(axis=1)
+        pooled = np.exp(logs - logs.max(axis=1, keepdims=True))
+        probs[unsure] = pooled / pooled.sum(axis=1, keepdims=True)
+
+
+def _turned(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad`` (4x2) turned about its middle by each of ``TURNS`` degrees."""
+    quad = np.asarray(quad, np.float64)
+    middle = quad.mean(axis=0)
+    return [(middle + (quad - middle) @ cv2.getRotationMatrix2D((0.0, 0.0), degrees,
+                                                                1.0)[:, :2].T
+             ).astype(np.float32) for degrees in TURNS]
 
 
 def card_odds(probs: np.ndarray) -> list[tuple[tuple[str, float], ...]]:

@@ -180,20 +180,66 @@ def test_a_pile_top_read_as_a_face_or_unsurely_stays_unread(classifier, monkeypa
     for name, confidence, taken in (("back", 0.95, True), ("back", 0.6, False),
                                     ("KS", 0.99, False), ("none", 0.99, False)):
         monkeypatch.setattr(classifier, "probabilities",
-                            lambda crops, n=name, c=confidence: _probabilities({n: c}))
+                            lambda crops, n=name, c=confidence: _probabilities({n: c}, crops))
         found = classifier.read(picture, pile_top())
         assert bool(found.whole[0]) == taken
         assert found.cards == (["back"] if taken else [None])
         assert found.confidence[0] == (confidence if taken else 0.0)
 
 
-def _probabilities(readings: dict[str, float]) -> np.ndarray:
-    """One crop's probabilities: these classes at these, the rest shared out evenly."""
+def _probabilities(readings: dict[str, float], crops: np.ndarray | None = None) -> np.ndarray:
+    """A crop's probabilities: these classes at these, the rest shared out evenly; the same
+    for each of ``crops`` (one row where none are given)."""
     rest = (1 - sum(readings.values())) / (len(CLASSES) - len(readings))
-    probs = np.full((1, len(CLASSES)), rest, np.float32)
+    probs = np.full((1 if crops is None else len(crops), len(CLASSES)), rest, np.float32)
     for name, p in readings.items():
-        probs[0, CLASSES.index(name)] = p
+        probs[:, CLASSES.index(name)] = p
     return probs
+
+
+def test_an_unsure_card_is_read_again_along_its_outline_turned_and_the_readings_pooled(
+        classifier, monkeypatch):
+    picture, _ = table_with_four_cards(1)
+    quads = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]],
+                      [[300, 300], [360, 300], [360, 390], [300, 390]]], np.float32)
+    calls = []
+
+    def probabilities(crops):
+        calls.append(len(crops))
+        if len(calls) == 1:  # the first look: a sure card and an unsure one
+            return np.concatenate([_probabilities({"7H": 0.95}), _probabilities({"QS": 0.6})])
+        return _probabilities({"QC": 0.8}, crops)  # its outline turned: the QC, each
+
+    monkeypatch.setattr(classifier, "probabilities", probabilities)
+    found = classifier.read(picture, CardDetections(quads, np.ones(2, np.float32),
+                                                    np.ones(2, bool), [None, None],
+                                                    [None, None], np.zeros(2, np.float32)))
+    assert calls == [2, 2]  # only the unsure card is looked at again, turned either way
+    assert found.cards[0] == "7H" and found.confidence[0] == pytest.approx(0.95, abs=1e-6)
+    # pooled (geometric mean, renormalised): QS 0.6 once and QC 0.8 twice make the QC
+    # likeliest, far from sure
+    rows = np.concatenate([_probabilities({"QS": 0.6}), _probabilities({"QC": 0.8}, quads)])
+    pooled = np.exp(np.log(rows).mean(axis=0))
+    expected = pooled[CLASSES.index("QC")] / pooled.sum()
+    assert found.cards[1] == "QC" and found.confidence[1] == pytest.approx(expected, abs=1e-4)
+    assert 0.3 < expected < 0.6
+
+
+def test_a_card_is_read_again_along_its_outline_turned_a_little_about_its_middle():
+    from vision.classify import TURNS, _turned
+
+    quad = np.array([[100, 100], [160, 110], [145, 200], [85, 190]], np.float32)
+    looks = _turned(quad)
+    assert len(looks) == len(TURNS) == 2
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    for look in looks:
+        moved = np.linalg.norm(look - quad, axis=1)
+        assert 0 < moved.max() < 0.15 * width
+        assert np.allclose(look.mean(axis=0), quad.mean(axis=0), atol=1e-3)
+        # the same card, turned: its sides keep their lengths
+        assert np.allclose(np.linalg.norm(np.roll(look, -1, 0) - look, axis=1),
+                           np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1), atol=1e-3)
+    assert not np.allclose(looks[0], looks[1])
 
 
 @pytest.mark.parametrize("readings, ruled_out, card, confidence", [
@@ -210,7 +256,8 @@ def test_an_unsure_reading_is_taken_again_among_the_cards_it_can_still_be(
         classifier, monkeypatch, readings, ruled_out, card, confidence):
     picture, _ = table_with_four_cards(1)
     quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
-    monkeypatch.setattr(classifier, "probabilities", lambda crops: _probabilities(readings))
+    monkeypatch.setattr(classifier, "probabilities",
+                        lambda crops: _probabilities(readings, crops))
     found = classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
                                                     np.ones(1, bool), [None], [None],
                                                     np.zeros(1, np.float32)),
