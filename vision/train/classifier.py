@@ -27,6 +27,7 @@ import numpy as np
 
 from . import load_weights, run_training, train_mode, training_parser
 from ..cardclasses import CLASSES, CROP_SIZE
+from ..classify import LOOK_AGAIN, TURNS
 
 RANDOM_DESIGNS = 48
 
@@ -315,8 +316,9 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
         "output": "probabilities (softmax with the fitted temperature)",
         "at_run_time": "the model reads each crop as it is and turned half round and averages "
                        "the two readings (the accuracies below are of one reading); a card read "
-                       "under 0.9 is also read along its outline turned 4 degrees either way "
-                       "and the three readings pooled (geometric mean), by vision.classify",
+                       f"under {LOOK_AGAIN:g} is also read along its outline turned "
+                       f"{max(TURNS):g} degrees either way and the three readings pooled "
+                       "(geometric mean), by vision.classify",
         "temperature": report["temperature"],
         "trained_on": {"designs": [d.name for d in designs_in("train")]
                        + ["tiny-0", "tiny-1", "tiny-2", f"random-1000..{999 + RANDOM_DESIGNS}"],
