@@ -209,14 +209,7 @@ class Referee:
             # seen on one look only) to take over the other (see ``withdraw``)
             return [CardUnclear(seat, card, event.confidence)]
         # From here on the play is taken.
-        said: list[Announcement] = list(cheats)
-        if self.cheat is None and cheats:
-            self.cheat = cheats[0]
-        for cheat in cheats:
-            if isinstance(cheat, RevokeProven):
-                del self._failed_to_follow[(seat, card.suit)]
-        if card not in self._played:
-            self._played[card] = [self.round, event.confidence if event.confirmed else 0.0]
+        said: list[Announcement] = self._take(event, cheats)
         if not self.plays:
             # after a dropped trick whoever plays first leads; unless the card came down
             # alone, that is a guess, and in this trick a card never read may have led
@@ -228,12 +221,7 @@ class Referee:
             lead = self.plays[0].card.suit
             trump = self.trump_suit
             if card.suit is not lead:
-                if (seat, lead) not in self._failed_to_follow:
-                    # after a dropped trick, who leads is a guess (the true lead may be a
-                    # card missed), unless the lead came down alone: a failure to follow a
-                    # guessed lead is no evidence of a revoke
-                    self._failed_to_follow[(seat, lead)] = (
-                        self.round, card, self.plays[0].card if self._lead_known else None)
+                self._note_failure(seat, card)
                 if card.suit is trump and not self._lead_doubted:
                     # (with the lead in doubt, the true lead may have been a trump: no cut)
                     said.append(Cut(self.round, seat, card, lead))
@@ -354,18 +342,33 @@ class Referee:
         if (cheats or card in self._played) and (
                 event.confidence < self.accuse_confidence or not event.confirmed):
             return []  # no proof, or read as a card already played: nothing is learnt from it
+        said = self._take(event, cheats)
+        if self.plays and card.suit is not self.plays[0].card.suit:
+            self._note_failure(seat, card)
+        return said
+
+    def _take(self, event: CardPlayed, cheats: list[Cheat]) -> list[Announcement]:
+        """A play taken: the cheating it proves (said, the first one the deal's), and the
+        card's reading kept as evidence."""
         if self.cheat is None and cheats:
             self.cheat = cheats[0]
         for cheat in cheats:
             if isinstance(cheat, RevokeProven):
-                del self._failed_to_follow[(seat, card.suit)]
-        if card not in self._played:
-            self._played[card] = [self.round, event.confidence if event.confirmed else 0.0]
-        if self.plays and card.suit is not (lead := self.plays[0].card.suit) \
-                and (seat, lead) not in self._failed_to_follow:
+                del self._failed_to_follow[(event.seat, event.card.suit)]
+        if event.card not in self._played:
+            self._played[event.card] = [self.round,
+                                        event.confidence if event.confirmed else 0.0]
+        return list(cheats)
+
+    def _note_failure(self, seat: Seat, card: Card) -> None:
+        """``seat`` played ``card``, not of the suit the trick in progress was led with: the
+        first such failure of the deal for that suit is kept. After a dropped trick, who leads
+        is a guess (the true lead may be a card missed), unless the lead came down alone: a
+        failure to follow a guessed lead is kept without its lead, and proves nothing."""
+        lead = self.plays[0].card.suit
+        if (seat, lead) not in self._failed_to_follow:
             self._failed_to_follow[(seat, lead)] = (
                 self.round, card, self.plays[0].card if self._lead_known else None)
-        return list(cheats)
 
     def _next_round(self, leader: Seat | None) -> list[Announcement]:
         """Move on to the next round, led by ``leader``; the verdict after the last."""
