@@ -144,7 +144,6 @@ class CardClassifier:
             detections.odds[i] = odd
         return detections
 
-
     def _look_again(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray) -> None:
         """Pool, in place, each reading of ``probs`` under ``LOOK_AGAIN`` with the readings of
         the same card cut out along its outline (of ``quads``) turned by each of ``TURNS``."""
