@@ -159,13 +159,15 @@ class CardClassifier:
         probs[unsure] = pooled / pooled.sum(axis=1, keepdims=True)
 
 
+# the turns of TURNS as 2x2 matrices (transposed, to turn row vectors), worked out once
+_TURNINGS = [cv2.getRotationMatrix2D((0.0, 0.0), degrees, 1.0)[:, :2].T for degrees in TURNS]
+
+
 def _turned(quad: np.ndarray) -> list[np.ndarray]:
     """``quad`` (4x2) turned about its middle by each of ``TURNS`` degrees."""
     quad = np.asarray(quad, np.float64)
     middle = quad.mean(axis=0)
-    return [(middle + (quad - middle) @ cv2.getRotationMatrix2D((0.0, 0.0), degrees,
-                                                                1.0)[:, :2].T
-             ).astype(np.float32) for degrees in TURNS]
+    return [(middle + (quad - middle) @ turning).astype(np.float32) for turning in _TURNINGS]
 
 
 def card_odds(probs: np.ndarray) -> list[tuple[tuple[str, float], ...]]:

@@ -720,16 +720,17 @@ class TableReferee:
           the trump (the trump card is the dealer's; nobody is accused of not holding it);
         - under a wrong trump a trick goes to the wrong seat, who is then expected to lead:
           a card under which somebody played out of turn is no trump either (where under
-          every card left somebody did, the trump may be none of them: nothing is settled). (A proof of cheating is no such sign: it
-          comes under every card alike until their tricks differ, and a cheat proven under
-          the true trump alone must not rule it out.)
+          every card left somebody did, the trump may be none of them: nothing is settled).
+          (A proof of cheating is no such sign: it comes under every card alike until their
+          tricks differ, and a cheat proven under the true trump alone must not rule it
+          out.)
 
         Then the trump is announced, with what the deal under it held back, and this referee
         carries on as that deal (``_adopt``). Until then, requests to show a card again are
         said at once, and so is whatever every card in doubt says alike, up to where they
         first differ or call somebody out of turn (which under every one of them says the
-        trump may be none). At the end of the deal, with the trump still in doubt, the verdict is
-        whatever they all agree on (``_trump_never_settled``)."""
+        trump may be none). At the end of the deal, with the trump still in doubt, the verdict
+        is whatever they all agree on (``_trump_never_settled``)."""
         first = self._candidates[0]
         now = [a for a in first.held if isinstance(a, ShowAgain)]
         for candidate in self._candidates:
