@@ -16,6 +16,7 @@ from vision.studio.faces import (
     StudioError,
     check_faces,
     designs_in,
+    embedded_images,
     licence_of,
     load_catalogue,
     render_design,
@@ -132,3 +133,55 @@ def test_cards_must_be_card_shaped():
     cards = [Card.parse(c) for c in ("AS", "2C")]
     problem, _ = check_faces(cards, [face(100, 100), face(100, 100)])
     assert problem is not None and "not card-shaped" in problem
+
+
+def _svg_with_images(path, images: dict[str, np.ndarray]) -> None:
+    """An SVGZ that wraps one PNG a card, as KDE's old bitmap decks do."""
+    import base64
+    import gzip
+
+    import cv2
+
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" '
+             'xmlns:xlink="http://www.w3.org/1999/xlink">']
+    for name, image in images.items():
+        data = base64.b64encode(cv2.imencode(".png", image)[1].tobytes()).decode()
+        wrapped = "\n".join(data[i:i + 76] for i in range(0, len(data), 76))  # as Inkscape does
+        parts.append(f'<image id="{name}" width="{image.shape[1]}" height="{image.shape[0]}" '
+                     f'xlink:href="data:image/png;base64,{wrapped}" />')
+    with gzip.open(path, "wt") as stream:
+        stream.write("\n".join(parts + ["</svg>"]))
+
+
+def test_a_deck_of_embedded_pngs_is_read_and_a_smaller_back_scaled(tmp_path):
+    import cv2
+
+    design = Design("old", "pkg", "deck/old.svgz", "kde", embedded=True)
+    images = {}
+    for n, card in enumerate(FULL_DECK):
+        image = np.zeros((112, 72, 4), np.uint8)
+        image[:, :] = (n, 255 - n, 128, 255)
+        images[design.element_id(card)] = image
+    back = np.zeros((96, 62, 4), np.uint8)  # drawn smaller, but of the same shape
+    back[:, :] = (10, 20, 30, 255)
+    images[BACK] = back
+    (tmp_path / "deck").mkdir()
+    _svg_with_images(tmp_path / "deck" / "old.svgz", images)
+    assert set(embedded_images(tmp_path / "deck" / "old.svgz")) == set(images)
+    assert render_design(design, tmp_path, "", tmp_path / "out") is None
+    height = round(FACE_WIDTH * 112 / 72)
+    for name in ("AS", "10D", BACK):
+        face = cv2.imread(str(tmp_path / "out" / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+        assert face.shape == (height, FACE_WIDTH, 4), name
+    assert tuple(cv2.imread(str(tmp_path / "out" / "back.png"))[50, 50]) == (10, 20, 30)
+    # a card missing from the file, or a back of another shape, leaves the design out
+    del images["queen_heart"]
+    _svg_with_images(tmp_path / "deck" / "old.svgz", images)
+    problem = render_design(design, tmp_path, "", tmp_path / "out2")
+    assert problem is not None and "QH" in problem and not (tmp_path / "out2").exists()
+
+
+def test_an_unreadable_embedded_deck_says_so(tmp_path):
+    (tmp_path / "old.svgz").write_bytes(b"not gzip at all")
+    with pytest.raises(StudioError, match="cannot read its images"):
+        embedded_images(tmp_path / "old.svgz")

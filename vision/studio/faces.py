@@ -5,7 +5,9 @@ Building it (``sueca-referee studio faces``):
 1. fetch the Debian card packages and ``librsvg2-bin`` with ``apt-get download`` and unpack
    them with ``dpkg -x`` into the cache (nothing is installed on the system);
 2. render each card's SVG element with ``rsvg-convert --export-id``; the few designs that come
-   as one bitmap a card (PNG, ``ids: racket`` or ``pokerth``) are read as they are;
+   as one bitmap a card (PNG, ``ids: racket`` or ``pokerth``) are read as they are, and so are
+   the SVG decks that only wrap one small PNG a card (``embedded: true`` in the catalogue: two
+   old KDE decks, drawn before KDE's decks were SVG, whose elements rsvg cannot export by id);
 3. trim each render to its opaque pixels. rsvg sizes an exported element by a bounding box that
    is sometimes too big (the card sits in a corner of an empty canvas) and sometimes too small
    (the card is cut off). Trimming fixes the first; the second is caught by comparing each
@@ -76,6 +78,7 @@ class Design:
     split: str = ""
     skip: str = ""  # why the design is not used, if it is not
     licence: str = ""  # as recorded in the catalogue
+    embedded: bool = False  # an SVG whose cards are PNG images inside it, read as they are
 
     def element_id(self, card: Card | str) -> str:
         if card == BACK:
@@ -112,6 +115,7 @@ def load_catalogue(path: Path = CATALOGUE) -> list[Design]:
             path=f"{package['root']}/{entry['file']}", ids=package["ids"],
             family=entry.get("family", ""), split=entry.get("split", ""),
             skip=entry.get("skip", ""), licence=entry.get("licence", ""),
+            embedded=bool(entry.get("embedded", False)),
         ))
     return designs
 
@@ -254,7 +258,13 @@ def _read_bitmap(path: Path) -> np.ndarray | None:
     """A bitmap card as RGBA, trimmed to its opaque pixels, or None if it is not there."""
     import cv2
 
-    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    return _trimmed(cv2.imread(str(path), cv2.IMREAD_UNCHANGED))
+
+
+def _trimmed(image: np.ndarray | None) -> np.ndarray | None:
+    """A decoded bitmap card as RGBA, trimmed to its opaque pixels; None if it is not one."""
+    import cv2
+
     if image is None or image.ndim != 3:
         return None
     if image.shape[2] == 3:
@@ -263,6 +273,57 @@ def _read_bitmap(path: Path) -> np.ndarray | None:
     if len(xs) == 0:
         return None
     return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def embedded_images(svg: Path) -> dict[str, np.ndarray]:
+    """The PNG images an SVG (or gzipped SVGZ) file holds as ``data:`` links, by element id,
+    decoded (as OpenCV reads them: BGR or BGRA); images it cannot decode are left out."""
+    import base64
+    import binascii
+    import gzip
+    import xml.etree.ElementTree as ET
+
+    import cv2
+
+    opener = gzip.open if svg.suffix == ".svgz" else open
+    prefix = "data:image/png;base64,"
+    images = {}
+    try:
+        with opener(svg, "rb") as stream:
+            for _, element in ET.iterparse(stream):
+                if not element.tag.endswith("}image") or not element.get("id"):
+                    continue
+                link = element.get("{http://www.w3.org/1999/xlink}href") or element.get("href")
+                if link and link.startswith(prefix):
+                    data = base64.b64decode("".join(link[len(prefix):].split()))
+                    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+                    if image is not None:
+                        images[element.get("id")] = image
+                element.clear()
+    except (OSError, EOFError, ET.ParseError, binascii.Error) as error:
+        raise StudioError(f"{svg}: cannot read its images ({error})") from error
+    return images
+
+
+def _alike(faces: list[np.ndarray | None]) -> list[np.ndarray | None]:
+    """Bitmap faces drawn smaller or bigger than the rest but of the same shape (one deck's
+    back is) scaled to the deck's usual size, so that the size check passes them; a face of
+    another shape is left as it is, to fail it."""
+    import cv2
+
+    sizes = np.array([f.shape[:2] for f in faces if f is not None], dtype=float)
+    if len(sizes) == 0:
+        return faces
+    usual = np.median(sizes, axis=0)
+    out = []
+    for face in faces:
+        if face is not None and tuple(face.shape[:2]) != tuple(usual.astype(int)):
+            shape = face.shape[0] / face.shape[1]
+            if abs(shape / (usual[0] / usual[1]) - 1) < 0.03:
+                face = cv2.resize(face, (int(usual[1]), int(usual[0])),
+                                  interpolation=cv2.INTER_CUBIC)
+        out.append(face)
+    return out
 
 
 def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
@@ -279,6 +340,10 @@ def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
     cards: list[Card | str] = [*FULL_DECK, BACK]
     if design.bitmap:
         faces = [_read_bitmap(svg / design.bitmap_file(c)) for c in cards]
+        return _write_faces(cards, faces, out_dir, cv2.INTER_CUBIC)
+    if design.embedded:
+        images = embedded_images(svg)
+        faces = _alike([_trimmed(images.get(design.element_id(c))) for c in cards])
         return _write_faces(cards, faces, out_dir, cv2.INTER_CUBIC)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -322,7 +387,7 @@ def build_faces(split: str = "all", force: bool = False, workers: int | None = N
         return faces
     packages = sorted({d.package for d in todo} | {RSVG_PACKAGE})
     pkgroot = fetch_packages(packages, root, log)
-    rsvg = find_rsvg(pkgroot) if any(not d.bitmap for d in todo) else ""
+    rsvg = find_rsvg(pkgroot) if any(not (d.bitmap or d.embedded) for d in todo) else ""
     workers = workers or os.cpu_count() or 2
     for n, design in enumerate(todo, start=1):
         target = faces / design.name
