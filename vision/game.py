@@ -7,9 +7,10 @@ Phases of a deal:
                unread was taken away: play began before the trump was read)-->
                PLAYING with the trump's suit, if that was read surely though the card was
                not (``TrumpSuitDeclared``: whether the dealer holds the trump card is not
-               checked); if it was read as one of two or three cards of different suits,
-               none surely (``TrumpInDoubt``), the deal is refereed under each until the
-               play rules all but one out (``TrumpSettled``; see ``_reconcile``); otherwise
+               checked); if it was read at all, none of it surely (``TrumpInDoubt``), the
+               deal is refereed under each card it may be (two or three cards of different
+               suits), or else under each suit it may be, until the play rules all but one
+               out (``TrumpSettled``; see ``_reconcile``); if nothing of it was read,
                TRUMP_MISSED: the deal is not refereed (no trick can be judged without the
                trump, and the dealer's next card is a play, not the trump); after ten
                sweeps of the table the deal ends with no verdict
@@ -240,9 +241,10 @@ class OutcomeSettled(GameOver):
 @dataclass(frozen=True)
 class TrumpInDoubt(Announcement):
     """Play began before the trump card was read surely, but it was read as one of a few
-    cards of different suits (``cards``, likeliest first, with the classifier's ``shares``):
-    the deal is refereed under each, and what depends on the trump is said once the play
-    tells which it was (``TrumpSettled``)."""
+    cards of different suits, or where no such few stand out, of some or all suits
+    (``cards``: cards such as ``7D``, or suits such as ``Diamonds``, likeliest first, with
+    the classifier's ``shares``): the deal is refereed under each, and what depends on the
+    trump is said once the play tells which it was (``TrumpSettled``)."""
 
     kind: ClassVar[str] = "trump_in_doubt"
     dealer: Seat
@@ -312,15 +314,20 @@ class TrumpOutcome(OutcomeSettled):
 
 @dataclass(eq=False)  # one is told from another by identity
 class _Candidate:
-    """One card the trump may be (``TrumpInDoubt``), and the deal refereed under it: its
-    table referee, what it said that was not said aloud yet, and the first call out of turn
-    it made, if any (under a wrong trump a trick goes to the wrong seat, who is then
-    expected to lead)."""
+    """One card the trump may be (``TrumpInDoubt``), or one suit where no card stands out,
+    and the deal refereed under it: its table referee, what it said that was not said aloud
+    yet, and the first call out of turn it made, if any (under a wrong trump a trick goes to
+    the wrong seat, who is then expected to lead)."""
 
-    card: Card
+    card: Card | Suit
     table: TableReferee
     held: list[Announcement]
     trouble: Announcement | None = None
+
+
+def _named(trump: Card | Suit) -> str:
+    """A trump in doubt as announcements name it: a card (``7D``), or a suit (``Diamonds``)."""
+    return str(trump) if isinstance(trump, Card) else trump.full_name
 
 
 @dataclass(frozen=True)
@@ -505,6 +512,10 @@ class TableReferee:
         # zone was last seen (None, "empty" or "unread": a card there since it was empty)
         self._trump_gone = False
         self._dealer_look: str | None = None
+        # what was read of that card (its entries of ``_gap_parts`` and ``_gap_odds``) as it
+        # was taken back: the dealer's next card, often down before the play reaches them,
+        # must not stand in for it
+        self._trump_read: tuple[tuple | None, tuple | None] | None = None
         # the trump read as one of a few cards, none surely: the deal under each (see
         # ``_doubt_trump``), until the play tells which it is
         self._candidates: list[_Candidate] = []
@@ -595,6 +606,8 @@ class TableReferee:
             shown = [seen[0] for seen in (self._gap_parts.get(dealer),
                                           self._gap_odds.get(dealer)) if seen]
             if self._dealer_look == "unread" or any(since > self._began for since in shown):
+                if not self._trump_gone:
+                    self._trump_read = (self._gap_parts.get(dealer), self._gap_odds.get(dealer))
                 self._trump_gone = True
             self._dealer_look = "empty"
         elif dealer in unread and self._dealer_look is not None:
@@ -622,7 +635,7 @@ class TableReferee:
                 # taken back unread), so the trump was shown unread (or not at all); the
                 # dealer's next card would be a play, and no trick can be judged without the
                 # trump...
-                shown = self._gap_parts.get(self.order.dealer)
+                shown = self._dealer_card()[0]
                 if shown is None or shown[1] not in SUITS or shown[0] <= self._began:
                     # (a card first seen before this deal began is no trump of it)
                     candidates = self._trump_candidates()
@@ -653,46 +666,64 @@ class TableReferee:
 
     # -- a trump in doubt ---------------------------------------------------------------------
 
-    def _trump_candidates(self) -> list[tuple[Card, float]]:
-        """The cards the trump may be, likeliest first, as the classifier read the card seen
-        unread in the dealer's zone this deal (of the rank read surely, if that was): each
-        at least ``TRUMP_FLOOR`` of its odds, together at least ``TRUMP_COVER``, two or three
-        cards of as many suits. None where it was read otherwise: then nothing tells which
-        suit is trump, or the odds name one card (which the tracker would have read)."""
+    def _dealer_card(self) -> tuple[tuple | None, tuple | None]:
+        """What was read of the card seen unread in the dealer's zone before play began (its
+        entries of ``_gap_parts`` and ``_gap_odds``): the trump as it was taken back, if it
+        was; else what lies there now."""
+        if self._trump_read is not None:
+            return self._trump_read
         dealer = self.order.dealer
-        seen = self._gap_odds.get(dealer)
+        return self._gap_parts.get(dealer), self._gap_odds.get(dealer)
+
+    def _trump_candidates(self) -> list[tuple[Card | Suit, float]]:
+        """What the trump may be, likeliest first, as the classifier read the card seen unread
+        in the dealer's zone this deal (of the rank read surely, if that was): two or three
+        cards of as many suits, each at least ``TRUMP_FLOOR`` of its odds, together at least
+        ``TRUMP_COVER``; else, where the odds are spread over several cards of a suit, the
+        suits that hold that much of them; else all four suits, for the play to tell apart.
+        (Only the suit matters to the tricks; where no card is named, whether the dealer
+        holds the trump card is never judged.) None where the card was never read at all
+        (no odds): then nothing was seen of it but that it lay there, and the deal is not
+        refereed."""
+        shown, seen = self._dealer_card()
         if seen is None or seen[1] is None or seen[0] <= self._began:
             return []
-        shown = self._gap_parts.get(dealer)
         part = shown[1] if shown is not None and shown[0] > self._began else None
-        cards = []
+        cards: list[tuple[Card, float]] = []
+        suits = dict.fromkeys(Suit, 0.0)
         for name, share in seen[1]:
             try:
                 card = Card.parse(name)
             except (CardError, ValueError):
                 continue  # a card back, or no card
-            if share >= TRUMP_FLOOR and card.is_sueca and (part is None
-                                                           or part_fits(part, name)):
+            if part is not None and not part_fits(part, name):
+                continue
+            suits[card.suit] += share  # an eight, nine or ten read still tells the suit
+            if share >= TRUMP_FLOOR and card.is_sueca:
                 cards.append((card, share))
         cards.sort(key=lambda read: -read[1])
-        if not 2 <= len(cards) <= 3 or len({card.suit for card, _ in cards}) != len(cards) \
-                or sum(share for _, share in cards) < TRUMP_COVER:
-            return []
-        return cards
+        if 2 <= len(cards) <= 3 and len({card.suit for card, _ in cards}) == len(cards) \
+                and sum(share for _, share in cards) >= TRUMP_COVER:
+            return list(cards)
+        ranked = sorted(suits.items(), key=lambda read: -read[1])
+        held = [(suit, share) for suit, share in ranked if share >= TRUMP_FLOOR]
+        if len(held) >= 2 and sum(share for _, share in held) >= TRUMP_COVER:
+            return list(held)
+        return list(ranked)
 
-    def _doubt_trump(self, candidates: list[tuple[Card, float]], event: CardLanded,
+    def _doubt_trump(self, candidates: list[tuple[Card | Suit, float]], event: CardLanded,
                      unread: frozenset[Seat]) -> list[Announcement]:
-        """Play began (``event``) with the trump read as one of ``candidates``, none surely:
-        the deal is refereed from here on under each, by a copy of this referee told that
-        card's suit only (so the dealer's holding the trump card is never judged on it).
-        What they all say alike is said at once; the rest is held until the play tells which
-        card is the trump (``_under_candidates``)."""
+        """Play began (``event``) with the trump read as one of ``candidates`` (cards, or
+        suits), none surely: the deal is refereed from here on under each, by a copy of this
+        referee told that suit only (so the dealer's holding the trump card is never judged
+        on it). What they all say alike is said at once; the rest is held until the play
+        tells which is the trump (``_under_candidates``)."""
         said: list[Announcement] = [TrumpInDoubt(self.order.dealer,
-                                                 tuple(str(card) for card, _ in candidates),
+                                                 tuple(_named(card) for card, _ in candidates),
                                                  tuple(share for _, share in candidates))]
         tables = [copy.deepcopy(self) for _ in candidates]
         for (card, _), table in zip(candidates, tables):
-            table.referee.feed(TrumpSuitRevealed(card.suit))
+            table.referee.feed(TrumpSuitRevealed(card.suit if isinstance(card, Card) else card))
             table._trick_over()  # what was read of the trump card is no play's
             table.phase = Phase.PLAYING
             self._candidates.append(_Candidate(card, table, table._landed(event, unread)))
@@ -741,7 +772,7 @@ class TableReferee:
         if len(clean) == 1:
             why = "; ".join(f"{played[c]}, and the trump card is the dealer's"
                             if c not in left else
-                            f"under {c.card} the play makes no sense ({c.trouble})"
+                            f"under {_named(c.card)} the play makes no sense ({c.trouble})"
                             for c in self._candidates if c is not clean[0])
             return now + self._settle_trump(clean[0], why)
         if all(c.table.deal > self.deal or c.table.is_over for c in self._candidates):
@@ -757,7 +788,10 @@ class TableReferee:
 
     def _played_elsewhere(self, candidate: _Candidate) -> str | None:
         """How the play rules ``candidate`` out as the trump card (None where it does not):
-        it was taken as played by a seat not the dealer's, read surely on two looks."""
+        it was taken as played by a seat not the dealer's, read surely on two looks. (A suit
+        in doubt names no card: only the play under it rules it out.)"""
+        if not isinstance(candidate.card, Card):
+            return None
         for table in (c.table for c in self._candidates):
             for landing in table.taken:
                 if landing.card == str(candidate.card) and landing.seat != self.order.dealer \
@@ -770,8 +804,8 @@ class TableReferee:
 
     def _settle_trump(self, chosen: _Candidate, why: str) -> list[Announcement]:
         """The trump is ``chosen``'s card: say so, then what the deal under it held back."""
-        others = tuple(str(c.card) for c in self._candidates if c is not chosen)
-        said = [TrumpSettled(str(chosen.card), others, why)] + chosen.held
+        others = tuple(_named(c.card) for c in self._candidates if c is not chosen)
+        said = [TrumpSettled(_named(chosen.card), others, why)] + chosen.held
         self._adopt(chosen.table)
         return said
 
@@ -791,7 +825,7 @@ class TableReferee:
             said = first.held
             self._adopt(first.table)
             return said
-        trumps = tuple(str(c.card) for c in running)
+        trumps = tuple(_named(c.card) for c in running)
         over = overs[0]
         # what the likeliest card's deal said after its verdict: the match tally (where the
         # verdict counted for the match), and what the next deal has said so far
@@ -1274,7 +1308,7 @@ class TableReferee:
         doubt: as the likeliest card has it, the trump shown as each card it may be)."""
         if self._candidates:
             return {**self._candidates[0].table.state(),
-                    "trump": " or ".join(str(c.card) for c in self._candidates) + "?"}
+                    "trump": " or ".join(_named(c.card) for c in self._candidates) + "?"}
         trump, suit = self.referee.trump, self.referee.trump_suit
         return {"phase": self.phase.value, "deal": self.deal, "tricks": self.tricks_done,
                 "score": list(self.referee.score),

@@ -15,6 +15,7 @@ from typing import TextIO
 import cv2
 import numpy as np
 
+from referee.cards import Suit
 from referee.events import Cheat, Cut, GameOver
 
 from .detect import CardDetections
@@ -53,6 +54,7 @@ class ConsoleSink:
 # -- speech ------------------------------------------------------------------------------------
 
 _SUITS_PT = {"C": "paus", "D": "ouros", "H": "copas", "S": "espadas"}
+_SUIT_NAMED = {suit.full_name: suit.symbol for suit in Suit}
 _RANKS_PT = {"A": "ás", "K": "rei", "Q": "dama", "J": "valete", "2": "dois", "3": "três",
              "4": "quatro", "5": "cinco", "6": "seis", "7": "sete", "8": "oito", "9": "nove",
              "10": "dez"}
@@ -107,8 +109,9 @@ def spoken(item: Said, lang: str) -> str | None:
             data["card"] = spoken_card(data["card"], lang)
         if a.kind == "trump_suit":
             data["suit_pt"] = _SUITS_PT[data["suit"]]
-        if a.kind == "trump_settled":
-            data["card_pt"] = spoken_card(data["card"], "pt")
+        if a.kind == "trump_settled":  # a card, or a suit (``Diamonds``) where none was named
+            suit = _SUIT_NAMED.get(data["card"])
+            data["card_pt"] = _SUITS_PT[suit] if suit else spoken_card(data["card"], "pt")
         return phrase.format(**data)
     if lang == "en":
         return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())

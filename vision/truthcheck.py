@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.cards import Card, Suit
 from referee.events import GameOver
 
 from .game import Said
@@ -82,6 +83,7 @@ class Comparison:
 ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played", "out_of_turn"}
 # what the referee states as fact about the play (the truth log says each that is true)
 STATEMENTS = {"trump", "cut", "trick_won"}
+_SUIT_NAMES = {suit.full_name for suit in Suit}
 
 
 def _fact(announcement: dict[str, Any]) -> tuple:
@@ -140,9 +142,16 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     # may differ from the truth's after a trick that could not be scored)
     true_facts = [_fact(r) for r in truth if r.get("event") == "announce"
                   and r.get("kind") in STATEMENTS]
+    true_suits = {Card.parse(fact[3]).suit.full_name for fact in true_facts
+                  if fact[0] == "trump" and fact[3]}
     for item in said:
         fact = item.announcement.to_dict()
-        if fact["kind"] == "trump_settled":  # a trump in doubt settled states the trump card
+        if fact["kind"] == "trump_settled":  # a trump in doubt settled states the trump card,
+            if fact["card"] in _SUIT_NAMES:  # or only its suit where no card was named
+                if true_suits and fact["card"] not in true_suits:
+                    result.statements_wrong += 1
+                    result.problems.append(f"said wrongly: {item.announcement.message}")
+                continue
             fact = {"kind": "trump", "card": fact["card"]}
         if fact["kind"] in STATEMENTS and _fact(fact) not in true_facts:
             result.statements_wrong += 1

@@ -34,6 +34,8 @@ def test_a_trump_in_doubt_and_its_settling_are_spoken_in_portuguese():
     assert spoken(Said(0, 0.0, doubt), "pt").startswith("O trunfo não foi bem lido")
     settled = TrumpSettled("AC", ("AS",), "AS was played by seat 4 in round 9, read surely")
     assert spoken(Said(0, 0.0, settled), "pt") == "O trunfo é ás de paus"
+    suit = TrumpSettled("Hearts", ("Diamonds", "Clubs"), "under Diamonds the play makes no sense")
+    assert spoken(Said(0, 0.0, suit), "pt") == "O trunfo é copas"
     # a verdict under a trump never settled names no single score where the two differ
     outcome = TrumpOutcome((62, 58), Outcome.PAIR_A, None, ((62, 58), (61, 59)), 1.0, 1, (),
                            ("AC", "AS"))

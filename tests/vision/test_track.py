@@ -705,14 +705,53 @@ def test_a_trump_in_doubt_is_settled_when_the_other_card_is_played_by_another_se
     assert table.state()["trump"] == "Clubs" and table.state()["tricks"] == 1
 
 
-def test_a_trump_in_doubt_whose_cards_give_no_trump_suit_together_is_not_guessed():
-    # odds spread over all four suits, or over two that may not hold the trump card (5 % of
-    # them on an 8, no Sueca card): nothing to referee on
-    for odds in ({"7D": 0.5, "7H": 0.3, "7S": 0.15, "7C": 0.05},
-                 {"7D": 0.6, "7H": 0.35, "8D": 0.05}):
-        script = _trump_in_doubt(_game1_tricks(set()), "7D", odds)
-        _, said = referee_over(script)
-        assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
+@pytest.mark.parametrize("odds, suits", [
+    # spread over all four suits: no two or three cards stand out, every suit is tried
+    ({"7D": 0.5, "7H": 0.3, "7S": 0.15, "7C": 0.05},
+     ("Diamonds", "Hearts", "Spades", "Clubs")),
+    # 5 % of them on an eight, no Sueca card but a diamond: the two suits
+    ({"7D": 0.6, "7H": 0.35, "8D": 0.05}, ("Diamonds", "Hearts")),
+    # hardly anything on a second suit, and not enough together: every suit
+    ({"7D": 0.6, "QD": 0.2, "KD": 0.15, "7H": 0.01}, ("Diamonds", "Hearts", "Clubs", "Spades")),
+])
+def test_a_trump_whose_odds_name_no_few_cards_is_told_by_the_play_among_suits(odds, suits):
+    # game1's trump 7D: under any suit but diamonds a trick goes to the wrong seat, who is
+    # then expected to lead; only diamonds is left, and the deal is refereed whole
+    script = _trump_in_doubt(_game1_tricks(set()), "7D", odds)
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds[:2] == ["trump_in_doubt", "trump_settled"], kinds
+    assert said[0].cards == suits, said[0].cards
+    assert said[1].card == "Diamonds" and set(said[1].others) == set(suits) - {"Diamonds"}
+    assert said[1].message.startswith("The trump is Diamonds, not "), said[1].message
+    assert "out_of_turn" not in kinds and kinds.count("trick_won") == 10, kinds
+    assert "dealer_lacks_trump" not in kinds  # no card named: the dealer is not judged
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+    assert table.deal == 2 and sum(table.match.games.values()) == 1  # carried on as diamonds'
+
+
+def test_a_trump_in_doubt_is_what_was_read_of_it_not_the_dealers_next_card():
+    # game1, its trump 7D read over all four suits and taken back; seat 1's lead (AH) is
+    # never read surely, so the dealer's 2D, read as it comes down, is the first card to
+    # land: what was read of the trump must not give way to what is read of the 2D
+    script = _trump_in_doubt(_game1_tricks({(1, "AH")}, odds={(1, "AH"): {"AH": 0.6, "AS": 0.4}}),
+                             "7D", {"7D": 0.5, "7H": 0.3, "7S": 0.15, "7C": 0.05})
+    script = [{seat: ("2D", 0.995, True, (0, 0), None, (("2D", 0.995),))
+               if entry[0] == "2D" else entry for seat, entry in cards.items()}
+              for cards in script]
+    _, said = referee_over(script, empties=True)  # the zone seen empty as the trump goes
+    kinds = [a.kind for a in said]
+    assert kinds[0] == "trump_in_doubt", kinds
+    assert said[0].cards == ("Diamonds", "Hearts", "Spades", "Clubs"), said[0].cards
+    assert "trump_settled" in kinds and "out_of_turn" not in kinds, kinds
+
+
+def test_a_trump_card_seen_but_never_read_at_all_is_not_tried():
+    # a card lay in the dealer's zone, but nothing of it was read (no odds): no trump
+    script = _game1_tricks(set())
+    script[3:11] = [{2: ("7D", 0.3, False)}] * 8
+    _, said = referee_over(script)
+    assert [a.kind for a in said][:1] == ["trump_unclear"], [a.kind for a in said]
 
 
 def test_a_trump_in_doubt_under_which_the_play_never_makes_sense_gives_no_verdict():

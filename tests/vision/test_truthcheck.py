@@ -97,3 +97,9 @@ def test_a_trump_in_doubt_settled_on_the_wrong_card_is_said_wrongly():
     for card, wrong in (("7D", 0), ("7H", 1)):
         said = [Said(40, 1.3, TrumpSettled(card, ("7H" if card == "7D" else "7D",), "why"))]
         assert compare_with_truth(log, said, taken).statements_wrong == wrong, card
+    # where only the suit was in doubt, the suit settled is checked against the trump card's
+    for suit, wrong in (("Diamonds", 0), ("Hearts", 1)):
+        said = [Said(40, 1.3, TrumpSettled(suit, ("Spades",), "why"))]
+        comparison = compare_with_truth(log, said, taken)
+        assert comparison.statements_wrong == wrong, suit
+        assert any("The trump is Hearts" in p for p in comparison.problems) == bool(wrong)
