@@ -262,7 +262,7 @@ class TrumpInDoubt(Announcement):
 @dataclass(frozen=True)
 class TrumpSettled(Announcement):
     """The play told which of the cards in doubt (``TrumpInDoubt``) was the trump: ``card``,
-    not ``others``. ``why``: what showed it (a card in doubt played surely by a seat that is
+    not ``others`` (where suits were in doubt, ``card`` is a suit's name, ``Hearts``). ``why``: what showed it (a card in doubt played surely by a seat that is
     not the dealer's, who holds the trump; or a play that makes sense under no other trump:
     someone would have played out of turn under it)."""
 
@@ -600,7 +600,8 @@ class TableReferee:
     def _watch_dealer(self, unread: frozenset[Seat], empty: frozenset[Seat]) -> None:
         """Before the trump: a card seen unread in the dealer's zone (since the zone was seen
         empty this deal, or read in part since the deal began) and then gone, the zone empty
-        again, was the trump, shown and taken back unread (``_trump_gone``)."""
+        again, was the trump, shown and taken back unread (``_trump_gone``; what was read of
+        it then, ``_trump_read``)."""
         dealer = self.order.dealer
         if dealer in empty:
             shown = [seen[0] for seen in (self._gap_parts.get(dealer),
