@@ -240,8 +240,12 @@ class Overlay:
 def _label(image: np.ndarray, text: str, at: tuple[int, int], size: float,
            colour: tuple[int, int, int]) -> None:
     thick = max(1, int(round(size * 2.5)))
-    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thick + 2,
-                cv2.LINE_AA)
+    # the dark edge is the same text moved a pixel each way: drawn thicker, Hershey text runs
+    # wider, and its tail would show past the coloured text as a ghost
+    x, y = at
+    for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cv2.putText(image, text, (x + dx, y + dy), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0),
+                    thick, cv2.LINE_AA)
     cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, size, colour, thick, cv2.LINE_AA)
 
 
