@@ -186,6 +186,9 @@ class Overlay:
     def __init__(self, banner_s: float = 2.5) -> None:
         self.banner_s = banner_s
         self.banner: tuple[str, float, tuple[int, int, int]] | None = None
+        # the verdict's score of the deal just over (a cheat's 120 | 0 is not the points the
+        # tricks made), by deal
+        self.verdict: tuple[int, tuple[int, int]] | None = None
 
     def draw(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
              table: TableReferee, said: list[Said]) -> np.ndarray:
@@ -213,17 +216,15 @@ class Overlay:
             _label(image, text, (int(x), int(y) - 4), 0.6 * scale, colour)
         for item in said:
             a = item.announcement
+            if isinstance(a, GameOver):
+                self.verdict = (table.deal, tuple(a.score))
             if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in (
                     "card_unclear", "out_of_turn", "trump_unclear", "trump_suit",
                     "trump_in_doubt", "trump_settled"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)
-        state = table.state()
-        lines = [f"{clock(frame.time_s)}  deal {state['deal']}  trick {state['tricks'] + 1}"
-                 f"  trump {state['trump'] or '?'}",
-                 f"score {state['score'][0]} | {state['score'][1]}   "
-                 f"on the table: {' '.join(state['trick']) or '-'}"]
+        lines = self.status(frame.time_s, table.state())
         for n, line in enumerate(lines):
             _label(image, line, (int(10 * scale), int((26 + 26 * n) * scale)), 0.65 * scale,
                    (255, 255, 255))
@@ -235,6 +236,19 @@ class Overlay:
                         cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255),
                         max(1, int(2 * scale)), cv2.LINE_AA)
         return image
+
+
+    def status(self, time_s: float, state: dict) -> list[str]:
+        """The overlay's two lines of text: the time, deal, trick and trump; the score and the
+        cards of the trick. Once the deal is over the score is its verdict's (a cheat's
+        120 | 0, not the points its tricks made)."""
+        over = state["phase"] == "deal over"
+        at = "deal over" if over else f"trick {min(state['tricks'] + 1, 10)}"
+        score = self.verdict[1] if over and self.verdict and self.verdict[0] == state["deal"] \
+            else state["score"]
+        return [f"{clock(time_s)}  deal {state['deal']}  {at}  trump {state['trump'] or '?'}",
+                f"score {score[0]} | {score[1]}   "
+                f"on the table: {' '.join(state['trick']) or '-'}"]
 
 
 def _label(image: np.ndarray, text: str, at: tuple[int, int], size: float,

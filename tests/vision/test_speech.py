@@ -70,3 +70,33 @@ def test_what_is_said_after_the_last_frame_is_printed_and_spoken(tmp_path):
     sink.close()  # the verdict queued behind the first is still said
     assert heard.read_text().splitlines() == ["The game resulted in a draw. Score: 60 to 60",
                                               "Pair A won the given sueca game. Score: 76 to 44"]
+
+
+def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.detect import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import Overlay
+    from vision.sources import Frame
+
+    overlay = Overlay()
+    over = {"phase": "deal over", "deal": 1, "tricks": 10, "score": [53, 34], "trick": [],
+            "trump": "7D"}
+    # no verdict seen: the points the tricks made, and no eleventh trick
+    assert overlay.status(48.8, over) == ["00:48.8  deal 1  deal over  trump 7D",
+                                          "score 53 | 34   on the table: -"]
+    # a cheat's verdict, said as a frame is drawn: its score, not the tricks' points
+    none = CardDetections(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32),
+                          np.zeros(0, bool), [], [], np.zeros(0, np.float32))
+    cheat = GameOver((120, 0), Outcome.PAIR_A, None)
+    image = overlay.draw(Frame(np.zeros((360, 640, 3), np.uint8), 0, 48.8), none, None,
+                         TableReferee(RulesConfig()), [Said(0, 48.8, cheat)])
+    assert image.shape == (360, 640, 3) and image[-5:].any()  # the verdict's banner
+    assert overlay.status(48.8, over)[1] == "score 120 | 0   on the table: -"
+    # the next deal: its own score, and the trick it is at
+    playing = {**over, "phase": "playing", "deal": 2, "tricks": 3, "score": [10, 4],
+               "trick": ["1:AS"]}
+    assert overlay.status(50.0, playing) == ["00:50.0  deal 2  trick 4  trump 7D",
+                                             "score 10 | 4   on the table: 1:AS"]
