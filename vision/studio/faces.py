@@ -6,8 +6,8 @@ Building it (``sueca-referee studio faces``):
    them with ``dpkg -x`` into the cache (nothing is installed on the system);
 2. render each card's SVG element with ``rsvg-convert --export-id``; the few designs that come
    as one bitmap a card (PNG, ``ids: racket`` or ``pokerth``) are read as they are, and so are
-   the SVG decks that only wrap one small PNG a card (``embedded: true`` in the catalogue: two
-   old KDE decks, drawn before KDE's decks were SVG, whose elements rsvg cannot export by id);
+   the SVG decks that only wrap one small PNG a card (``embedded: true`` in the catalogue: old
+   KDE decks, drawn before KDE's decks were SVG, whose elements rsvg cannot export by id);
 3. trim each render to its opaque pixels. rsvg sizes an exported element by a bounding box that
    is sometimes too big (the card sits in a corner of an empty canvas) and sometimes too small
    (the card is cut off). Trimming fixes the first; the second is caught by comparing each
