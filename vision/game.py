@@ -262,9 +262,10 @@ class TrumpInDoubt(Announcement):
 @dataclass(frozen=True)
 class TrumpSettled(Announcement):
     """The play told which of the cards in doubt (``TrumpInDoubt``) was the trump: ``card``,
-    not ``others`` (where suits were in doubt, ``card`` is a suit's name, ``Hearts``). ``why``: what showed it (a card in doubt played surely by a seat that is
-    not the dealer's, who holds the trump; or a play that makes sense under no other trump:
-    someone would have played out of turn under it)."""
+    not ``others`` (where suits were in doubt, ``card`` is a suit's name, ``Hearts``).
+    ``why``: what showed it (a card in doubt played surely by a seat that is not the
+    dealer's, who holds the trump; or a play that makes sense under no other trump: someone
+    would have played out of turn under it)."""
 
     kind: ClassVar[str] = "trump_settled"
     card: str
@@ -705,12 +706,12 @@ class TableReferee:
         cards.sort(key=lambda read: -read[1])
         if 2 <= len(cards) <= 3 and len({card.suit for card, _ in cards}) == len(cards) \
                 and sum(share for _, share in cards) >= TRUMP_COVER:
-            return list(cards)
+            return cards
         ranked = sorted(suits.items(), key=lambda read: -read[1])
         held = [(suit, share) for suit, share in ranked if share >= TRUMP_FLOOR]
         if len(held) >= 2 and sum(share for _, share in held) >= TRUMP_COVER:
-            return list(held)
-        return list(ranked)
+            return held
+        return ranked
 
     def _doubt_trump(self, candidates: list[tuple[Card | Suit, float]], event: CardLanded,
                      unread: frozenset[Seat]) -> list[Announcement]:

@@ -142,8 +142,8 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     # may differ from the truth's after a trick that could not be scored)
     true_facts = [_fact(r) for r in truth if r.get("event") == "announce"
                   and r.get("kind") in STATEMENTS]
-    true_suits = {Card.parse(fact[3]).suit.full_name for fact in true_facts
-                  if fact[0] == "trump" and fact[3]}
+    true_suits = {Card.parse(r["card"]).suit.full_name for r in truth
+                  if r.get("event") == "announce" and r.get("kind") == "trump" and r.get("card")}
     for item in said:
         fact = item.announcement.to_dict()
         if fact["kind"] == "trump_settled":  # a trump in doubt settled states the trump card,
