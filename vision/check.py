@@ -212,7 +212,7 @@ def _process(task: ImageTask) -> dict[str, Any]:
         detections.whole[:] = True
     classifier.read(image, detections)
     if calibration is None:
-        _read_past_the_edge(image, detections, partial, classifier)
+        _read_other_outlines(image, detections, partial, classifier)
     found = []
     for i in range(len(detections)):
         seat = detections.seats[i]
@@ -226,17 +226,22 @@ def _process(task: ImageTask) -> dict[str, Any]:
     return {"name": task.name, "found": found, "calibrated": calibration is not None}
 
 
-def _read_past_the_edge(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN001
-                        classifier) -> None:  # noqa: ANN001
-    """A card the picture's edge cuts is read again along each outline it may have past the
-    edge (``past_the_edge_guesses``); the surest reading stands, and such a card counts as
-    partly shown, so it must be read surely to count."""
+def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN001
+                         classifier) -> None:  # noqa: ANN001
+    """A card not seen whole is read again along the other outlines it may have: where the
+    picture's edge cuts it, each outline it may have past the edge (``past_the_edge_guesses``);
+    where a hand lies against it or over a side, the outline its core gives (``from_core``).
+    The surest reading of a card (or a back) stands: "not a card" along a guessed outline
+    says only that the guess is wrong. Such a card counts as partly shown, so it must be read
+    surely to count."""
     from .detect import past_the_edge_guesses
     from .geometry import portrait_orders
 
     height, width = image.shape[:2]
     drawn = [(i, guess) for i, quad in enumerate(detections.quads)
              for guess in past_the_edge_guesses(quad, width, height)]
+    drawn += [(i, detections.from_core[i]) for i in np.flatnonzero(partial)
+              if np.isfinite(detections.from_core[i]).all()]
     if not drawn:
         return
     moved = [i for i, _ in drawn]
@@ -245,7 +250,8 @@ def _read_past_the_edge(image: np.ndarray, detections, partial: np.ndarray,  # n
     again.whole[:] = True
     classifier.read(image, again)
     for j, i in enumerate(moved):
-        if again.confidence[j] > detections.confidence[i]:
+        if again.cards[j] is not None and (detections.cards[i] is None
+                                           or again.confidence[j] > detections.confidence[i]):
             detections.quads[i] = again.quads[j]
             detections.cards[i] = again.cards[j]
             detections.confidence[i] = again.confidence[j]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
-from vision.detect import (_card_shaped, _cards_shaped, _enclosing_quad, _fill_holes,
-                           _fit_on_table, _fit_quad, _join_split_cores, _meeting_corners,
-                           _outline, _shrink, _split_waisted_cores, past_the_edge,
-                           past_the_edge_guesses,
-                           refine_quads)
+from vision.detect import (CORE_SHARE, _card_shaped, _cards_shaped, _enclosing_quad,
+                           _fill_holes, _fit_on_table, _fit_quad, _from_core,
+                           _join_split_cores, _meeting_corners, _outline, _shrink,
+                           _snapped_cores, _split_waisted_cores, past_the_edge,
+                           past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders
 from vision.layout import CARD_MM
 from vision.table import from_corners
@@ -232,7 +233,7 @@ def test_outlines_the_edge_does_not_cut_or_that_show_too_little_stay_as_they_are
     stub = np.array([(100, 260), (200, 260), (200, 299), (100, 299)], float)  # too little shows
     assert np.allclose(past_the_edge(stub, 400, 300), stub)
     corner = np.array([(300, 250), (399, 250), (399, 299), (300, 299)], float)  # two edges cut
-    assert np.allclose(past_the_edge(corner, 400, 300), corner)
+    assert np.allclose(past_the_edge(corner, 400, 300), corner)  # no one guess to draw out
 
 
 def test_a_card_showing_less_than_its_width_past_the_edge_is_guessed_both_ways():
@@ -249,10 +250,72 @@ def test_a_card_showing_less_than_its_width_past_the_edge_is_guessed_both_ways()
     shown = np.array([(100, 200), (200, 200), (200, 299), (100, 299)], float)
     (only,) = past_the_edge_guesses(shown, 400, 300)
     assert np.allclose(only, past_the_edge(shown, 400, 300))
-    # a sliver, a card cut by two edges or by none: nothing to guess
+    # a sliver, a card cut by two opposite edges or by none: nothing to guess
     sliver = np.array([(100, 285), (200, 285), (200, 299), (100, 299)], float)
-    corner = np.array([(300, 250), (399, 250), (399, 299), (300, 299)], float)
+    across = np.array([(100, 0), (200, 0), (200, 299), (100, 299)], float)
     inside = np.array([(100, 100), (200, 100), (200, 240), (100, 240)], float)
     assert past_the_edge_guesses(sliver, 400, 300) == []
-    assert past_the_edge_guesses(corner, 400, 300) == []
+    assert past_the_edge_guesses(across, 400, 300) == []
     assert past_the_edge_guesses(inside, 400, 300) == []
+
+
+@pytest.mark.parametrize("turn", range(4))
+def test_a_card_cut_at_the_pictures_corner_is_drawn_out_from_its_own_corner(turn):
+    """The bottom-right corner of a 400x300 picture cuts a card: only its top-left corner
+    (300, 250) shows, 99 px along x and 49 px along y. Each guess keeps that corner, runs on
+    along the two sides that show, covers what shows and has a card's proportions; the
+    sides are taken both ways round, and the least such card is among the guesses."""
+    shown = np.roll(np.array([(300, 250), (399, 250), (399, 299), (300, 299)], float), turn,
+                    axis=0)
+    guesses = past_the_edge_guesses(shown, 400, 300)
+    aspect = 88 / 63
+    assert len(guesses) == 4
+    spans = set()
+    for guess in guesses:
+        assert np.allclose(guess.min(axis=0), (300, 250))  # the card's own corner stays
+        assert (guess.max(axis=0) >= np.array((399, 299)) - 1e-6).all()  # what shows is covered
+        sides = sorted(guess.max(axis=0) - guess.min(axis=0))
+        assert sides[1] / sides[0] == pytest.approx(aspect)
+        spans.add(tuple(np.round(guess.max(axis=0) - guess.min(axis=0), 1)))
+    assert (99.0, round(99 / aspect, 1)) in spans  # the least card, lying across
+    assert (99.0, round(99 * aspect, 1)) in spans  # the least card, standing up
+    assert len(spans) == 4
+    # a sliver along one edge of the corner holds no index
+    sliver = np.array([(300, 290), (399, 290), (399, 299), (300, 299)], float)
+    assert past_the_edge_guesses(sliver, 400, 300) == []
+
+
+def test_a_cards_core_is_drawn_out_to_the_whole_card_in_picture_pixels():
+    """The network saw the picture halved, from (40, 20) on; a card 126x176 px there, turned
+    30 degrees about (260, 180) in the picture, has its core shrunk to CORE_SHARE. The outline
+    drawn from the core falls within a pixel or two of the card's (the core's pixels are
+    whole network pixels); a core of a few pixels gives none."""
+    scale, offset = 0.5, (40.0, 20.0)
+    centre, size, angle = np.array([260.0, 180.0]), np.array([126.0, 176.0]), 30.0
+    card = cv2.boxPoints((tuple(centre), tuple(size), angle))
+    net_centre = (centre - offset) * scale
+    core = cv2.boxPoints((tuple(net_centre), tuple(size * scale * CORE_SHARE), angle))
+    # the network pixels whose centres lie inside the core (on the inner side of every side)
+    centres = np.stack(np.mgrid[0:200, 0:200][::-1], axis=-1).astype(float)
+    sides = []
+    for k in range(4):
+        (ax, ay), (px, py) = core[(k + 1) % 4] - core[k], np.moveaxis(centres - core[k], -1, 0)
+        sides.append(ax * py - ay * px)
+    mask = np.logical_and.reduce([side >= 0 for side in sides]) | np.logical_and.reduce(
+        [side <= 0 for side in sides])
+    outline = _from_core(mask, scale, offset)
+    error = min(np.abs(np.roll(portrait_order(outline), k, axis=0) - portrait_order(card)).max()
+                for k in range(4))
+    assert error < 4.0  # a network pixel is 2 picture pixels, drawn out to 3.6
+    tiny = np.zeros((200, 200), bool)
+    tiny[50:53, 50:53] = True
+    assert _from_core(tiny, scale, offset) is None
+    # snapped to a drawn card's edges, the outline of a core a little too small for it fits
+    picture = np.full((400, 500), 60, np.uint8)
+    cv2.fillPoly(picture, [np.round(card).astype(np.int32)], 230)
+    shrunk = centre + (card - centre) * 0.93
+    snapped = _snapped_cores(picture, [None, shrunk])
+    assert np.isnan(snapped[0]).all()
+    error = min(np.abs(np.roll(snapped[1], k, axis=0) - portrait_order(card)).max()
+                for k in range(4))
+    assert error < 2.0

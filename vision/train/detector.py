@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from . import load_weights, run_training, train_mode, training_parser
+from ..detect import CORE_SHARE
 
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
 RENDER_SCALE = 2  # training pictures are rendered this many times larger than NET_SIZE
@@ -42,7 +43,7 @@ RUN_LONG_SIDE = 480
 TABLE_LONG_SIDE = 256
 STRIDE = 16  # the network's input sides must be multiples of this
 MADE_UP_DESIGNS = 24  # procedural designs beside the Debian ones: more inks, papers, backs
-CORE = 0.55  # a card's core is its outline shrunk to this fraction about its centre
+CORE = CORE_SHARE  # a card's core is its outline shrunk to this fraction about its centre
 
 
 def targets(ids: np.ndarray, labels) -> np.ndarray:  # noqa: ANN001
