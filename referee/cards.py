@@ -43,6 +43,12 @@ class Suit(enum.Enum):
         return self.name.capitalize()
 
     @classmethod
+    def from_full_name(cls, text: str) -> Suit | None:
+        """The suit named ``text`` in full (``Diamonds``, as ``full_name`` writes it), or None
+        where ``text`` names no suit."""
+        return next((suit for suit in cls if suit.full_name == text), None)
+
+    @classmethod
     def parse(cls, text: str) -> Suit:
         """Read a one-letter suit symbol (any case). Raises ``ValueError`` naming the symbol."""
         try:

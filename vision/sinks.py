@@ -54,7 +54,6 @@ class ConsoleSink:
 # -- speech ------------------------------------------------------------------------------------
 
 _SUITS_PT = {"C": "paus", "D": "ouros", "H": "copas", "S": "espadas"}
-_SUIT_NAMED = {suit.full_name: suit.symbol for suit in Suit}
 _RANKS_PT = {"A": "ás", "K": "rei", "Q": "dama", "J": "valete", "2": "dois", "3": "três",
              "4": "quatro", "5": "cinco", "6": "seis", "7": "sete", "8": "oito", "9": "nove",
              "10": "dez"}
@@ -110,8 +109,8 @@ def spoken(item: Said, lang: str) -> str | None:
         if a.kind == "trump_suit":
             data["suit_pt"] = _SUITS_PT[data["suit"]]
         if a.kind == "trump_settled":  # a card, or a suit (``Diamonds``) where none was named
-            suit = _SUIT_NAMED.get(data["card"])
-            data["card_pt"] = _SUITS_PT[suit] if suit else spoken_card(data["card"], "pt")
+            suit = Suit.from_full_name(data["card"])
+            data["card_pt"] = _SUITS_PT[suit.symbol] if suit else spoken_card(data["card"], "pt")
         return phrase.format(**data)
     if lang == "en":
         return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())
@@ -236,7 +235,6 @@ class Overlay:
                         cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255),
                         max(1, int(2 * scale)), cv2.LINE_AA)
         return image
-
 
     def status(self, time_s: float, state: dict) -> list[str]:
         """The overlay's two lines of text: the time, deal, trick and trump; the score and the

@@ -83,7 +83,6 @@ class Comparison:
 ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played", "out_of_turn"}
 # what the referee states as fact about the play (the truth log says each that is true)
 STATEMENTS = {"trump", "cut", "trick_won"}
-_SUIT_NAMES = {suit.full_name for suit in Suit}
 
 
 def _fact(announcement: dict[str, Any]) -> tuple:
@@ -147,7 +146,7 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     for item in said:
         fact = item.announcement.to_dict()
         if fact["kind"] == "trump_settled":  # a trump in doubt settled states the trump card,
-            if fact["card"] in _SUIT_NAMES:  # or only its suit where no card was named
+            if Suit.from_full_name(fact["card"]):  # or only its suit where no card was named
                 if true_suits and fact["card"] not in true_suits:
                     result.statements_wrong += 1
                     result.problems.append(f"said wrongly: {item.announcement.message}")

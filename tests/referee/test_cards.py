@@ -76,6 +76,11 @@ def test_suit_names_and_errors():
         Suit.parse("P")
 
 
+def test_a_suit_is_found_by_its_full_name_and_nothing_else_is():
+    assert [Suit.from_full_name(s.full_name) for s in Suit] == list(Suit)
+    assert Suit.from_full_name("7D") is None and Suit.from_full_name("hearts") is None
+
+
 @pytest.mark.parametrize("card, other, lead, trump, expected", [
     # the coursework's examples
     ("KS", "2C", "S", "D", True),
