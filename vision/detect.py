@@ -286,6 +286,7 @@ class CardDetector:
             return CardDetections()
         # snap to the picture's edges, then settle them with a short second look
         refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
+        refined = _back_on_the_edge(np.array(quads), refined, frame.shape[1], frame.shape[0])
         shaped = _cards_shaped(refined, calibration)
         on_top = np.zeros(len(refined), bool)
         if calibration is not None:
@@ -738,6 +739,36 @@ def _meeting_corners(found: np.ndarray, strong: np.ndarray, rounds: int = 3) -> 
 # A side this close to the picture's edge (this share of the picture's short side, and at
 # least 3 px) is the edge, not the card's: the network's outline stops a little short of it.
 ON_THE_EDGE = 0.015
+
+
+def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
+                      height: int) -> np.ndarray:
+    """``after`` (N, 4, 2), the outlines ``before`` snapped to the picture's strongest edges,
+    with each side that lay along the picture's edge before snapping put back on it.
+
+    A card running off the picture has no edge of its own there, so snapping pulls that side
+    in to the nearest strong edge inside the card (a row of pips, the index) and the card
+    looks whole and squashed. The sides meeting it are drawn on to the picture's edge
+    instead, so the card is seen to run off the picture (``_inside_frame``) and its crop is
+    drawn out past the edge (``past_the_edge``) rather than squashed."""
+    out = np.array(after, np.float64)
+    near = max(3.0, ON_THE_EDGE * min(width, height))
+    limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
+    by_edge = ((before <= near) | (before >= [width - 1 - near, height - 1 - near])).any(axis=2)
+    for n, k in zip(*np.nonzero(by_edge & np.roll(by_edge, -1, axis=1))):
+        p, q = before[n, k], before[n, (k + 1) % 4]
+        for axis, at in limits:
+            if abs(p[axis] - at) > near or abs(q[axis] - at) > near:
+                continue
+            for corner, other in ((k, (k - 1) % 4), ((k + 1) % 4, (k + 2) % 4)):
+                inner, outer = out[n, other], out[n, corner]
+                step = outer[axis] - inner[axis]
+                if abs(step) < 1e-6:
+                    continue  # a side along the edge: nothing to draw on
+                t = (at - inner[axis]) / step
+                if 1.0 <= t <= 1.5:  # on past its snapped corner, by at most half the side
+                    out[n, corner] = inner + t * (outer - inner)
+    return out.astype(after.dtype)
 
 
 def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import (CORE_SHARE, _card_shaped, _cards_shaped, _enclosing_quad,
+from vision.detect import (CORE_SHARE, _back_on_the_edge, _card_shaped, _cards_shaped, _enclosing_quad,
                            _fill_holes, _fit_on_table, _fit_quad, _from_core,
                            _join_split_cores, _meeting_corners, _outline, _shrink,
                            _snapped_cores, _split_waisted_cores, past_the_edge,
@@ -225,6 +225,29 @@ def test_an_outline_stopped_by_the_pictures_edge_is_drawn_out_to_a_cards_length(
     left = np.array([(0, 50), (99, 50), (99, 150), (0, 150)], float)
     drawn = past_the_edge(left, 400, 300)
     assert np.allclose(drawn[[1, 2]], left[[1, 2]]) and np.allclose(drawn[[0, 3], 0], 99 - 100 * 88 / 63)
+
+
+def test_a_side_on_the_pictures_edge_stays_there_though_a_row_of_pips_pulls_it_in():
+    """A card running off the top of the picture has no edge of its own there: snapping finds
+    the row of pips inside it instead, and the card would look whole and squashed."""
+    gray = np.full((300, 400), 40, np.uint8)
+    cv2.fillPoly(gray, [np.array([(110, 0), (210, 0), (200, 150), (100, 150)], np.int32)], 220)
+    gray[14:22, 112:200] = 60  # a row of pips 14 px in
+    before = np.array([[(110.5, 1.0), (210.5, 1.5), (200.5, 148.0), (100.5, 148.0)]])
+    snapped = refine_quads(gray, before, np.array([20.0]))
+    assert snapped[0, :2, 1].min() > 10  # pulled in to the pips: why the side is put back
+    back = _back_on_the_edge(before, snapped, 400, 300)
+    assert np.allclose(back[0, :2, 1], 0.0)
+    # along the card's own slanted sides, not straight up
+    for top, bottom in ((0, 3), (1, 2)):
+        run = back[0, top] - snapped[0, bottom]
+        side = snapped[0, top] - snapped[0, bottom]
+        assert abs(run[0] * side[1] - run[1] * side[0]) < 1e-6 * np.hypot(*run) * np.hypot(*side)
+    assert np.allclose(back[0, 2:], snapped[0, 2:])
+    # an outline that was inside the picture before snapping keeps what snapping found
+    inside = before + (0.0, 40.0)
+    assert np.array_equal(_back_on_the_edge(inside, snapped + (0.0, 40.0), 400, 300),
+                          snapped + (0.0, 40.0))
 
 
 def test_outlines_the_edge_does_not_cut_or_that_show_too_little_stay_as_they_are():
