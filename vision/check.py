@@ -230,32 +230,43 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
                          classifier) -> None:  # noqa: ANN001
     """A card not seen whole is read again along the other outlines it may have: where the
     picture's edge cuts it, each outline it may have past the edge (``past_the_edge_guesses``);
-    where a hand lies against it or over a side, the outline its core gives (``from_core``).
-    The surest reading of a card (or a back) stands: "not a card" along a guessed outline
-    says only that the guess is wrong. Such a card counts as partly shown, so it must be read
-    surely to count."""
-    from .detect import past_the_edge_guesses
+    where a hand lies against it or over a side, the outline its core gives (``from_core``);
+    where a hand lies across its middle, the card its two ends make (``joined_ends``: both
+    ends were read unsure or not seen whole). The surest reading of a card (or a back)
+    stands: "not a card" along a guessed outline says only that the guess is wrong. A card
+    read along two ends' outline is one card: the second end's own reading goes. Such a card
+    counts as partly shown, so it must be read surely to count."""
+    from .detect import joined_ends, past_the_edge_guesses
     from .geometry import portrait_orders
 
     height, width = image.shape[:2]
-    drawn = [(i, guess) for i, quad in enumerate(detections.quads)
+    drawn = [(i, guess, -1) for i, quad in enumerate(detections.quads)
              for guess in past_the_edge_guesses(quad, width, height)]
-    drawn += [(i, detections.from_core[i]) for i in np.flatnonzero(partial)
+    drawn += [(i, detections.from_core[i], -1) for i in np.flatnonzero(partial)
               if np.isfinite(detections.from_core[i]).all()]
+    unsure = partial | (detections.confidence < PHOTO_MIN_CONFIDENCE)
+    drawn += joined_ends(detections.quads, unsure)
     if not drawn:
         return
-    moved = [i for i, _ in drawn]
-    again = detections[np.array(moved)]
-    again.quads[:] = portrait_orders(np.array([guess for _, guess in drawn]))
+    moved = np.array([i for i, _, _ in drawn])
+    again = detections[moved]
+    again.quads[:] = portrait_orders(np.array([guess for _, guess, _ in drawn]))
     again.whole[:] = True
     classifier.read(image, again)
-    for j, i in enumerate(moved):
-        if again.cards[j] is not None and (detections.cards[i] is None
-                                           or again.confidence[j] > detections.confidence[i]):
-            detections.quads[i] = again.quads[j]
-            detections.cards[i] = again.cards[j]
-            detections.confidence[i] = again.confidence[j]
-            partial[i] = True
+    for j, (i, _, other) in enumerate(drawn):
+        if again.cards[j] is None:
+            continue
+        if any(detections.cards[k] is not None
+               and detections.confidence[k] >= again.confidence[j] for k in (i, other) if k >= 0):
+            continue
+        detections.quads[i] = again.quads[j]
+        detections.cards[i] = again.cards[j]
+        detections.confidence[i] = again.confidence[j]
+        partial[i] = True
+        if other >= 0:  # the other end of the same card
+            detections.cards[other] = None
+            detections.confidence[other] = 0.0
+            partial[other] = True
 
 
 # -- comparing ---------------------------------------------------------------------------------

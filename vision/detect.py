@@ -771,6 +771,55 @@ def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
     return out.astype(after.dtype)
 
 
+# Two ends of one card a hand lies across: the card they make must be about a card's shape
+# (this range of long side over short side, slant allowed) and each end must span this share
+# of its short side, as a card cut straight across does.
+JOINED_ASPECT = (1.15, 1.8)
+JOINED_SPAN = 0.6
+JOINED_OVERLAP = 0.1  # the two ends' outlines may overlap by this share of its long side
+
+
+def joined_ends(quads: np.ndarray, partial: np.ndarray) -> list[tuple[int, np.ndarray, int]]:
+    """Pairs ``(i, outline, j)`` of the outlines ``quads`` (N, 4, 2) not seen whole
+    (``partial``) that may be the two ends of one card with a hand across its middle, and the
+    outline of that card: the least rectangle around both. Each end spans the card's width
+    (``JOINED_SPAN``), the two lie at its two ends, apart, and together cover most of it; the
+    card has about a card's shape (``JOINED_ASPECT``)."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    idx = np.flatnonzero(partial)
+    areas = {i: abs(cv2.contourArea(quads[i].astype(np.float32))) for i in idx}
+    pairs = []
+    for a in range(len(idx)):
+        for b in range(a + 1, len(idx)):
+            i, j = idx[a], idx[b]
+            both = np.concatenate([quads[i], quads[j]]).astype(np.float32)
+            (cx, cy), (w, h), angle = cv2.minAreaRect(both)
+            short, long = min(w, h), max(w, h)
+            if short < 1 or not JOINED_ASPECT[0] <= long / short <= JOINED_ASPECT[1]:
+                continue
+            if areas[i] + areas[j] < 0.6 * short * long:
+                continue
+            # the card's long axis, and each end's extent across and along it
+            box = cv2.boxPoints(((cx, cy), (w, h), angle))
+            first = box[1] - box[0]
+            along = first if np.hypot(*first) >= np.hypot(*(box[2] - box[1])) else box[2] - box[1]
+            along = along / np.hypot(*along)
+            across = np.array([-along[1], along[0]])
+            spans, ends = [], []
+            for k in (i, j):
+                x = (quads[k] - (cx, cy)) @ along
+                y = (quads[k] - (cx, cy)) @ across
+                spans.append(y.max() - y.min())
+                ends.append((x.min(), x.max()))
+            if min(spans) < JOINED_SPAN * short:
+                continue
+            (lo_i, hi_i), (lo_j, hi_j) = ends
+            if min(hi_i, hi_j) - max(lo_i, lo_j) > JOINED_OVERLAP * long:
+                continue  # they overlap along the card: not its two ends
+            pairs.append((int(i), box.astype(np.float64), int(j)))
+    return pairs
+
+
 def past_the_edge(quad: np.ndarray, width: int, height: int) -> np.ndarray:
     """A card running off the picture: its outline drawn out past the edge to a card's length.
 

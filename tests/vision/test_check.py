@@ -222,3 +222,52 @@ def test_check_command_on_crops_and_bad_input(tmp_path):
     assert summary["images"] == 2 and summary["skipped_images"][0]["image"] == "broken.png"
     assert summary["cards"] == 1 and summary["card_accuracy"] == 0.0  # a grey square is no AS
     assert cv2.imread(str(tmp_path / "errors.png")) is not None
+
+
+class _ReadsWholeCardsOnly:
+    """A stand-in classifier: reads 7H surely along an outline as long as the card (140 px),
+    and unsurely along anything shorter, as the network does with a card's two ends."""
+
+    def read(self, image, found):
+        for i, quad in enumerate(found.quads):
+            long = np.linalg.norm(quad[2] - quad[1])
+            found.cards[i] = "7H"
+            found.confidence[i] = 0.99 if long > 120 else 0.4
+        return found
+
+
+def _ends_and_a_card(own_reading=("7H", 0.4)):
+    from vision.detect import CardDetections
+
+    quads = np.array([[(100, 100), (200, 100), (200, 150), (100, 150)],  # top end
+                      [(300, 100), (400, 100), (400, 240), (300, 240)],  # a card of its own
+                      [(100, 190), (200, 190), (200, 240), (100, 240)]],  # bottom end
+                     np.float32)
+    found = CardDetections(quads, np.ones(3, np.float32), np.ones(3, bool), [None] * 3,
+                           ["7H", "KS", own_reading[0]],
+                           np.array([0.4, 0.97, own_reading[1]], np.float32))
+    return found, np.array([True, False, True])
+
+
+def test_a_card_with_a_hand_across_it_is_read_along_its_two_ends_joined():
+    from vision.check import _read_other_outlines
+
+    found, partial = _ends_and_a_card()
+    _read_other_outlines(np.zeros((360, 640, 3), np.uint8), found, partial,
+                         _ReadsWholeCardsOnly())
+    assert found.cards == ["7H", "KS", None]  # one card: the second end's reading goes
+    assert found.confidence[0] == pytest.approx(0.99) and found.confidence[2] == 0
+    assert np.allclose(np.sort(found.quads[0], axis=0),
+                       [(100, 100), (100, 100), (200, 240), (200, 240)], atol=1.0)
+    assert partial.tolist() == [True, False, True]  # still counted only when read surely
+    assert found.cards[1] == "KS" and np.allclose(found.quads[1][0], (300, 100))
+
+
+def test_an_end_read_surely_on_its_own_keeps_its_reading():
+    from vision.check import _read_other_outlines
+
+    found, partial = _ends_and_a_card(own_reading=("7H", 0.995))
+    _read_other_outlines(np.zeros((360, 640, 3), np.uint8), found, partial,
+                         _ReadsWholeCardsOnly())
+    assert found.cards == ["7H", "KS", "7H"]
+    assert found.confidence.tolist() == pytest.approx([0.4, 0.97, 0.995])

@@ -9,8 +9,8 @@ import pytest
 
 from vision.detect import (CORE_SHARE, _back_on_the_edge, _card_shaped, _cards_shaped, _enclosing_quad,
                            _fill_holes, _fit_on_table, _fit_quad, _from_core,
-                           _join_split_cores, _meeting_corners, _outline, _shrink,
-                           _snapped_cores, _split_waisted_cores, past_the_edge,
+                           _join_split_cores, _meeting_corners, joined_ends, _outline, _shrink,
+                           _snapped_cores, _split_waisted_cores, joined_ends, past_the_edge,
                            past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders
 from vision.layout import CARD_MM
@@ -306,6 +306,43 @@ def test_a_card_cut_at_the_pictures_corner_is_drawn_out_from_its_own_corner(turn
     # a sliver along one edge of the corner holds no index
     sliver = np.array([(300, 290), (399, 290), (399, 299), (300, 299)], float)
     assert past_the_edge_guesses(sliver, 400, 300) == []
+
+
+def _turned(points, degrees, about=(150.0, 170.0)):
+    turn = cv2.getRotationMatrix2D(about, degrees, 1.0)
+    return np.asarray(points, float) @ turn[:, :2].T + turn[:, 2]
+
+
+@pytest.mark.parametrize("degrees", [0.0, 30.0, 90.0])
+def test_the_two_ends_of_a_card_a_hand_lies_across_are_joined_into_the_card(degrees):
+    """A card 100x140 px with a hand across its middle shows as two outlines, each as wide as
+    the card: they are joined into the card's outline, whichever way the card lies."""
+    card = np.array([(100, 100), (200, 100), (200, 240), (100, 240)], float)
+    top = np.array([(100, 100), (200, 100), (200, 150), (100, 150)], float)
+    bottom = np.array([(102, 190), (198, 190), (198, 240), (102, 240)], float)  # a thumb bites
+    hand = np.array([(60, 150), (240, 150), (240, 190), (60, 190)], float)  # a whole outline
+    quads = np.array([_turned(q, degrees) for q in (top, hand, bottom)])
+    pairs = joined_ends(quads, np.array([True, False, True]))
+    assert len(pairs) == 1
+    first, outline, second = pairs[0]
+    assert {first, second} == {0, 2}
+    truth = _turned(card, degrees)
+    error = min(np.abs(np.roll(outline, k, axis=0) - truth).max() for k in range(4))
+    assert error < 1.0
+    # an outline seen whole, or read surely, is a card of its own: the caller leaves it out
+    assert joined_ends(quads, np.array([True, True, False])) == []
+
+
+@pytest.mark.parametrize("top, bottom, why", [
+    (50, [(100, 130), (200, 130), (200, 240), (100, 240)], "they overlap along the card"),
+    (60, [(130, 165), (170, 165), (170, 240), (130, 240)], "one is far narrower than the card"),
+    (90, [(100, 200), (200, 200), (200, 290), (100, 290)], "too long together for a card"),
+    (50, [(100, 215), (200, 215), (200, 240), (100, 240)], "the hand hides most of it"),
+])
+def test_outlines_that_cannot_be_two_ends_of_one_card_are_not_joined(top, bottom, why):
+    first = np.array([(100, 100), (200, 100), (200, 100 + top), (100, 100 + top)], float)
+    quads = np.array([first, np.array(bottom, float)])
+    assert joined_ends(quads, np.ones(2, bool)) == [], why
 
 
 def test_a_cards_core_is_drawn_out_to_the_whole_card_in_picture_pixels():
