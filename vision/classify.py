@@ -16,7 +16,7 @@ import numpy as np
 
 from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
 from .detect import CardDetections
-from .geometry import rectify
+from .geometry import rectify, runs_off
 from .models import MODELS, load_session
 
 
@@ -130,6 +130,7 @@ class CardClassifier:
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         probs = self.probabilities(crops)
+        self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
         parts, odds = sure_parts(probs), card_odds(probs)
         names, confidence = self._classify(probs, ruled_out, below, at_most)
@@ -144,6 +145,18 @@ class CardClassifier:
             detections.odds[i] = odd
         return detections
 
+    def _fill_turned(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray) -> None:
+        """Pool, in place, each reading of ``probs`` whose outline (of ``quads``) runs off the
+        picture with the reading of the same card cut out with what runs off filled from the
+        card turned half round (``rectify``'s ``turned_fill``). Only cards of a photograph
+        that the picture's edge cuts, read along a guessed outline, run off it."""
+        off = np.flatnonzero(runs_off(quads, frame.shape[1], frame.shape[0]))
+        if len(off) == 0:
+            return
+        crops = np.stack([rectify(frame, quads[i], self.size, ordered=True, turned_fill=True)
+                          for i in off])
+        probs[off] = _pooled(np.stack([probs[off], self.probabilities(crops)], axis=1))
+
     def _look_again(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray) -> None:
         """Pool, in place, each reading of ``probs`` under ``LOOK_AGAIN`` with the readings of
         the same card cut out along its outline (of ``quads``) turned by each of ``TURNS``."""
@@ -153,10 +166,15 @@ class CardClassifier:
         crops = np.stack([rectify(frame, look, self.size, ordered=True)
                           for i in unsure for look in _turned(quads[i])])
         more = self.probabilities(crops).reshape(len(unsure), len(TURNS), -1)
-        pooled = np.concatenate([probs[unsure, None], more], axis=1)
-        logs = np.log(np.maximum(pooled, 1e-9)).mean(axis=1)
-        pooled = np.exp(logs - logs.max(axis=1, keepdims=True))
-        probs[unsure] = pooled / pooled.sum(axis=1, keepdims=True)
+        probs[unsure] = _pooled(np.concatenate([probs[unsure, None], more], axis=1))
+
+
+def _pooled(readings: np.ndarray) -> np.ndarray:
+    """The readings (N, K, classes) of each of N cards pooled: their geometric mean,
+    renormalised, so what one reading alone saw counts for less."""
+    logs = np.log(np.maximum(readings, 1e-9)).mean(axis=1)
+    pooled = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return pooled / pooled.sum(axis=1, keepdims=True)
 
 
 # the turns of TURNS as 2x2 matrices (transposed, to turn row vectors), worked out once

@@ -32,9 +32,13 @@ def portrait_orders(quads: np.ndarray) -> np.ndarray:
 
 
 def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SIZE,
-            ordered: bool = False) -> np.ndarray:
+            ordered: bool = False, turned_fill: bool = False) -> np.ndarray:
     """Cut the card with outline ``quad`` out of ``image`` as an upright ``size`` (w, h) crop.
-    ``ordered``: the corners are already clockwise from the card's top-left."""
+    ``ordered``: the corners are already clockwise from the card's top-left. Where the outline
+    runs off the picture the picture's last pixels are drawn out, as the classifier learnt;
+    with ``turned_fill`` that part is taken instead from the crop turned half round, where that
+    shows (a card looks the same turned half round, so what runs off the picture at one end
+    mostly shows at the other: the index in the far corner above all)."""
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     if not ordered:
         quad = portrait_order(quad).astype(np.float32)
@@ -48,5 +52,26 @@ def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SI
         small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
         matrix = matrix @ np.diag([1 / k, 1 / k, 1.0])
         image = small
-    return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR,
+    crop = cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+    if turned_fill:
+        shown = _shown(matrix, (w, h), image.shape[1], image.shape[0])
+        fill = ~shown & shown[::-1, ::-1]
+        crop[fill] = crop[::-1, ::-1][fill]
+    return crop
+
+
+def _shown(matrix: np.ndarray, size: tuple[int, int], width: int, height: int) -> np.ndarray:
+    """Which pixels of a (w, h) crop cut with ``matrix`` (picture to crop) come from inside a
+    ``width`` x ``height`` picture."""
+    w, h = size
+    ys, xs = np.mgrid[0:h, 0:w]
+    centres = np.stack([xs + 0.5, ys + 0.5, np.ones((h, w))], axis=-1) @ np.linalg.inv(matrix).T
+    x, y = centres[..., 0] / centres[..., 2], centres[..., 1] / centres[..., 2]
+    return (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
+
+
+def runs_off(quads: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Which of the outlines ``quads`` (N, 4, 2) run off a ``width`` x ``height`` picture."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return ((quads < 0) | (quads > [width - 1, height - 1])).any(axis=(1, 2))

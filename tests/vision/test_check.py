@@ -199,6 +199,35 @@ def test_portrait_order_and_rectify():
     assert (crop[8:-8, 8:-8, 2] > 200).mean() > 0.95
 
 
+def test_what_runs_off_the_picture_is_filled_from_the_card_turned_half_round():
+    """A card whose pattern looks the same turned half round, its lower third off the bottom
+    of the picture: filled from the turned crop, the cut-out matches the whole card's; drawn
+    out from the picture's last row (the default), it does not."""
+    from vision.geometry import runs_off
+
+    whole = np.zeros((400, 300, 3), np.uint8)
+    card = np.array([(100, 100), (190, 100), (190, 226), (100, 226)], float)
+    cv2.fillConvexPoly(whole, card.astype(np.int32), (230, 230, 230))
+    for x, y in ((110, 110), (172, 110), (110, 208), (172, 208)):  # an index in each corner
+        cv2.rectangle(whole, (x, y), (x + 8, y + 8), (0, 0, 200), -1)
+    cv2.circle(whole, (145, 163), 12, (0, 0, 200), -1)
+    truth = rectify(whole, card, (64, 96), ordered=True)
+    cut = np.ascontiguousarray(whole[:190])  # the picture ends 36 px before the card does
+    assert runs_off(card[None], 300, 190).tolist() == [True]
+    assert runs_off(card[None], 300, 400).tolist() == [False]
+    drawn = rectify(cut, card, (64, 96), ordered=True)
+    filled = rectify(cut, card, (64, 96), ordered=True, turned_fill=True)
+    gap = np.abs(filled.astype(int) - truth).mean(axis=2)
+    assert (gap < 40).mean() > 0.97
+    # the index in the lower corners, off the picture: there when filled, not when drawn out
+    low_corners = (slice(83, 88), np.r_[8:13, 52:57])
+    assert (truth[low_corners][..., 1] < 100).all()
+    assert (filled[low_corners][..., 1] < 100).all()
+    assert (drawn[low_corners][..., 1] < 100).mean() == 0
+    # a cut-out inside the picture is the same either way
+    assert np.array_equal(rectify(whole, card, (64, 96), ordered=True, turned_fill=True), truth)
+
+
 def test_check_command_on_crops_and_bad_input(tmp_path):
     exe = console_script("sueca-referee")
     bad = tmp_path / "bad"

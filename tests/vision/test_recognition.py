@@ -225,6 +225,35 @@ def test_an_unsure_card_is_read_again_along_its_outline_turned_and_the_readings_
     assert 0.3 < expected < 0.6
 
 
+def test_a_card_running_off_the_picture_is_also_read_filled_from_itself_turned(
+        classifier, monkeypatch):
+    """Only an outline that runs off the picture is read a second time, what runs off filled
+    from the card turned half round; the two readings are pooled. A card read surely inside
+    the picture costs nothing more."""
+    picture, _ = table_with_four_cards(1)
+    quads = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]],  # inside
+                      [[300, 660], [360, 660], [360, 750], [300, 750]]], np.float32)  # off
+    calls = []
+
+    def probabilities(crops):
+        calls.append(len(crops))
+        if len(calls) == 1:
+            return np.concatenate([_probabilities({"7H": 0.95}), _probabilities({"QS": 0.85})])
+        return _probabilities({"QS": 0.995}, crops)  # filled, and then turned 4 degrees
+
+    monkeypatch.setattr(classifier, "probabilities", probabilities)
+    found = classifier.read(picture, CardDetections(quads, np.ones(2, np.float32),
+                                                    np.ones(2, bool), [None, None],
+                                                    [None, None], np.zeros(2, np.float32)))
+    assert calls == [2, 1]  # the filled crop of the card that runs off; then sure enough
+    rows = np.concatenate([_probabilities({"QS": 0.85}), _probabilities({"QS": 0.995})])
+    pooled = np.exp(np.log(rows).mean(axis=0))
+    assert found.cards == ["7H", "QS"]
+    assert found.confidence[1] == pytest.approx(pooled[CLASSES.index("QS")] / pooled.sum(),
+                                                abs=1e-4)
+    assert found.confidence[0] == pytest.approx(0.95, abs=1e-6)
+
+
 def test_a_card_is_read_again_along_its_outline_turned_a_little_about_its_middle():
     from vision.classify import TURNS, _turned
 
