@@ -772,21 +772,24 @@ def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
 
 
 # Two ends of one card a hand lies across: the card they make must be about a card's shape
-# (this range of long side over short side, slant allowed) and each end must span this share
-# of its short side, as a card cut straight across does.
+# (this range of long side over short side, slant allowed), each end must span this share of
+# its short side, as a card cut straight across does, the two may overlap by at most this
+# share of its long side, and together they must cover this share of it.
 JOINED_ASPECT = (1.15, 1.8)
 JOINED_SPAN = 0.6
-JOINED_OVERLAP = 0.1  # the two ends' outlines may overlap by this share of its long side
+JOINED_OVERLAP = 0.1
+JOINED_COVER = 0.6
 
 
-def joined_ends(quads: np.ndarray, partial: np.ndarray) -> list[tuple[int, np.ndarray, int]]:
-    """Pairs ``(i, outline, j)`` of the outlines ``quads`` (N, 4, 2) not seen whole
-    (``partial``) that may be the two ends of one card with a hand across its middle, and the
-    outline of that card: the least rectangle around both. Each end spans the card's width
-    (``JOINED_SPAN``), the two lie at its two ends, apart, and together cover most of it; the
-    card has about a card's shape (``JOINED_ASPECT``)."""
+def joined_ends(quads: np.ndarray, candidates: np.ndarray) -> list[tuple[int, np.ndarray, int]]:
+    """Pairs ``(i, outline, j)`` of the outlines ``quads`` (N, 4, 2) marked in ``candidates``
+    (the caller's: not seen whole, or read unsurely) that may be the two ends of one card with
+    a hand across its middle, and the outline of that card: the least rectangle around both.
+    Each end spans the card's width (``JOINED_SPAN``), the two lie at its two ends
+    (``JOINED_OVERLAP``) and together cover most of it (``JOINED_COVER``); the card has about
+    a card's shape (``JOINED_ASPECT``)."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    idx = np.flatnonzero(partial)
+    idx = np.flatnonzero(candidates)
     areas = {i: abs(cv2.contourArea(quads[i].astype(np.float32))) for i in idx}
     pairs = []
     for a in range(len(idx)):
@@ -797,7 +800,7 @@ def joined_ends(quads: np.ndarray, partial: np.ndarray) -> list[tuple[int, np.nd
             short, long = min(w, h), max(w, h)
             if short < 1 or not JOINED_ASPECT[0] <= long / short <= JOINED_ASPECT[1]:
                 continue
-            if areas[i] + areas[j] < 0.6 * short * long:
+            if areas[i] + areas[j] < JOINED_COVER * short * long:
                 continue
             # the card's long axis, and each end's extent across and along it
             box = cv2.boxPoints(((cx, cy), (w, h), angle))

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import (CORE_SHARE, _back_on_the_edge, _card_shaped, _cards_shaped, _enclosing_quad,
-                           _fill_holes, _fit_on_table, _fit_quad, _from_core,
-                           _join_split_cores, _meeting_corners, joined_ends, _outline, _shrink,
+from vision.detect import (CORE_SHARE, _back_on_the_edge, _card_shaped, _cards_shaped,
+                           _enclosing_quad, _fill_holes, _fit_on_table, _fit_quad, _from_core,
+                           _join_split_cores, _meeting_corners, _outline, _shrink,
                            _snapped_cores, _split_waisted_cores, joined_ends, past_the_edge,
                            past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders
