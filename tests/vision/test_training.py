@@ -133,3 +133,18 @@ def test_a_float_only_run_leaves_the_8_bit_model_to_later(tmp_path, capsys):
     assert (tmp_path / "detector-float.onnx").is_file()
     assert not (tmp_path / "detector.onnx").exists()
     assert "python -m vision.train quantize detector" in capsys.readouterr().err
+
+
+def test_a_fine_tunes_drift_from_its_starting_model_is_nothing_until_it_moves():
+    """``--keep-close`` pays ``drift``: none while the readings are the starting model's, more
+    the further they move, and it pulls them back towards the starting model's."""
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from vision.train.classifier import drift
+
+    was = torch.tensor([[4.0, 1.0, 0.0], [0.0, 3.0, 2.5]])
+    assert float(drift(was.clone(), was)) == pytest.approx(0.0, abs=1e-6)
+    near, far = was + torch.tensor([0.5, 0.0, 0.0]), was + torch.tensor([3.0, 0.0, 0.0])
+    assert 0 < float(drift(near, was)) < float(drift(far, was))
+    moved = far.clone().requires_grad_(True)
+    drift(moved, was).backward()
+    assert (moved.grad[:, 0] > 0).all()  # a step down the gradient lowers the pushed class

@@ -196,6 +196,10 @@ def fit_temperature(model, images: np.ndarray, labels: np.ndarray) -> float:
 def train(args: argparse.Namespace) -> dict[str, Any]:
     import torch
 
+    if args.keep_close and not args.init:
+        raise SystemExit("--keep-close needs --init: the model the fine-tune keeps close to")
+    if args.keep_close < 0:
+        raise SystemExit(f"--keep-close must not be negative, not {args.keep_close:g}")
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -213,6 +217,11 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         print(f"starting from {args.init}", file=sys.stderr)
     device = torch.device(args.device)
     model.to(device)
+    teacher = None
+    if args.init and args.keep_close > 0:  # the starting model, kept as it was
+        import copy
+        teacher = copy.deepcopy(model).eval()
+        teacher.requires_grad_(False)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(x_train) / args.batch))
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
@@ -230,6 +239,10 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             logits, corner_logits = model(batch, with_corner=True)
             loss = (loss_fn(logits, targets[index])
                     + 0.5 * loss_fn(corner_logits, targets[index]))
+            if teacher is not None:
+                with torch.no_grad():
+                    was = teacher(batch)
+                loss = loss + args.keep_close * drift(logits, was)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -259,6 +272,26 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     print(report, file=sys.stderr)
     export(model, temperature, Path(args.out), args, report)
     return report
+
+
+# how soft the readings are that ``drift`` compares (a softmax temperature): the starting
+# model's second and third choices carry what it knows of which cards look alike
+DRIFT_SOFTNESS = 2.0
+
+
+def drift(logits, was):  # noqa: ANN001, ANN201
+    """How far the network's readings (``logits``) have moved from the starting model's on
+    the same crops (``was``): the Kullback-Leibler divergence of the softened readings, scaled
+    by the softness squared so its pull does not fade as they soften. A fine-tune pays it times
+    ``--keep-close`` to learn the new crops without forgetting the rest (Li and Hoiem's
+    "learning without forgetting"): fine-tunes without it read the validation designs less
+    surely."""
+    import torch
+
+    now = torch.log_softmax(logits / DRIFT_SOFTNESS, dim=1)
+    before = torch.log_softmax(was / DRIFT_SOFTNESS, dim=1)
+    return DRIFT_SOFTNESS ** 2 * torch.nn.functional.kl_div(now, before, log_target=True,
+                                                            reduction="batchmean")
 
 
 def _print_confusions(name: str, probs: np.ndarray, labels: np.ndarray) -> None:
@@ -324,7 +357,9 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
                        + ["tiny-0", "tiny-1", "tiny-2", f"random-1000..{999 + RANDOM_DESIGNS}"],
                        "crops_per_class": args.per_class, "data_seed": args.seed,
                        "started_from": args.init or "random weights",
-                       "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr},
+                       "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr,
+                       **({"keep_close": args.keep_close} if args.init and args.keep_close
+                          else {})},
         "validation_designs": [d.name for d in designs_in("val")],
         "test_designs": [d.name for d in designs_in("test")],
         "accuracy": {k: v for k, v in report.items()},
@@ -355,6 +390,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = training_parser("classifier", __doc__.splitlines()[0], epochs=24, batch=128)
     parser.add_argument("--per-class", type=int, default=1200)
     parser.add_argument("--val-per-class", type=int, default=80)
+    parser.add_argument("--keep-close", type=float, default=0.0, metavar="WEIGHT",
+                        help="with --init: also pay this times how far the readings drift from "
+                        "the starting model's on the same crops, so a fine-tune keeps what that "
+                        "model knew (default 0: off)")
     parser.add_argument("--init", help="start from these weights: a cards.pt of an earlier run, "
                         "or a cards-float.onnx this script wrote (e.g. models/cards-float.onnx)")
     return run_training(parser, argv, train)
