@@ -35,7 +35,7 @@ import numpy as np
 
 from referee.seats import Seat
 
-from .geometry import portrait_orders
+from .geometry import portrait_orders, runs_off
 from .layout import CARD_MM
 from .models import MODELS, load_session
 from .stacks import top_card
@@ -285,8 +285,9 @@ class CardDetector:
         if not quads:
             return CardDetections()
         # snap to the picture's edges, then settle them with a short second look
-        refined = refine_quads(gray, refine_quads(gray, np.array(quads), np.array(reaches)), 3.0)
-        refined = _back_on_the_edge(np.array(quads), refined, frame.shape[1], frame.shape[0])
+        quads = np.array(quads)
+        refined = refine_quads(gray, refine_quads(gray, quads, np.array(reaches)), 3.0)
+        refined = _back_on_the_edge(quads, refined, frame.shape[1], frame.shape[0])
         shaped = _cards_shaped(refined, calibration)
         on_top = np.zeros(len(refined), bool)
         if calibration is not None:
@@ -304,7 +305,7 @@ class CardDetector:
                     on_top[i] = not shows
                 shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
         q = portrait_orders(refined).astype(np.float32)
-        inside = _inside_frame(refined, frame.shape[1], frame.shape[0])
+        inside = ~runs_off(refined, frame.shape[1], frame.shape[0], margin=2.0)
         found = CardDetections(q, np.array(scores, np.float32),
                                np.array(whole, bool) & shaped & inside,
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32),
@@ -741,6 +742,13 @@ def _meeting_corners(found: np.ndarray, strong: np.ndarray, rounds: int = 3) -> 
 ON_THE_EDGE = 0.015
 
 
+def _picture_edges(width: int, height: int) -> tuple[tuple[tuple[int, float], ...], float]:
+    """The picture's four edges, each as (axis, coordinate), and how near an edge a side
+    must lie to lie along it (``ON_THE_EDGE``)."""
+    limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
+    return limits, max(3.0, ON_THE_EDGE * min(width, height))
+
+
 def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
                       height: int) -> np.ndarray:
     """``after`` (N, 4, 2), the outlines ``before`` snapped to the picture's strongest edges,
@@ -749,11 +757,10 @@ def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
     A card running off the picture has no edge of its own there, so snapping pulls that side
     in to the nearest strong edge inside the card (a row of pips, the index) and the card
     looks whole and squashed. The sides meeting it are drawn on to the picture's edge
-    instead, so the card is seen to run off the picture (``_inside_frame``) and its crop is
+    instead, so the card is seen to run off the picture (``runs_off``) and its crop is
     drawn out past the edge (``past_the_edge``) rather than squashed."""
     out = np.array(after, np.float64)
-    near = max(3.0, ON_THE_EDGE * min(width, height))
-    limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
+    limits, near = _picture_edges(width, height)
     by_edge = ((before <= near) | (before >= [width - 1 - near, height - 1 - near])).any(axis=2)
     for n, k in zip(*np.nonzero(by_edge & np.roll(by_edge, -1, axis=1))):
         p, q = before[n, k], before[n, (k + 1) % 4]
@@ -849,8 +856,7 @@ def past_the_edge_guesses(quad: np.ndarray, width: int, height: int) -> list[np.
     for its long side and for its short side, as the least card that covers what shows and
     as one ``CORNER_MORE`` times that. Empty where the edges do not cut ``quad`` so."""
     quad = np.asarray(quad, np.float64).reshape(4, 2)
-    limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
-    near = max(3.0, ON_THE_EDGE * min(width, height))
+    limits, near = _picture_edges(width, height)
 
     def on_edge(p: np.ndarray, q: np.ndarray) -> bool:
         # both ends near one edge of the picture, and the side as a whole nearer still (the
@@ -916,13 +922,6 @@ STUB = 0.25
 # a card cut by two edges is guessed as the least card that covers what shows, and this many
 # times bigger (it may run on past both edges by much or little)
 CORNER_MORE = 1.3
-
-
-def _inside_frame(quads: np.ndarray, width: int, height: int,
-                  margin: float = 2.0) -> np.ndarray:
-    """Which of the quads (N, 4, 2) lie wholly inside the picture, ``margin`` px in."""
-    return ((quads >= margin)
-            & (quads <= [width - 1 - margin, height - 1 - margin])).all(axis=(1, 2))
 
 
 def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001

@@ -71,7 +71,9 @@ def _shown(matrix: np.ndarray, size: tuple[int, int], width: int, height: int) -
     return (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
 
 
-def runs_off(quads: np.ndarray, width: int, height: int) -> np.ndarray:
-    """Which of the outlines ``quads`` (N, 4, 2) run off a ``width`` x ``height`` picture."""
+def runs_off(quads: np.ndarray, width: int, height: int, margin: float = 0.0) -> np.ndarray:
+    """Which of the outlines ``quads`` (N, 4, 2) run off a ``width`` x ``height`` picture, or
+    come nearer its edge than ``margin`` px."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    return ((quads < 0) | (quads > [width - 1, height - 1])).any(axis=(1, 2))
+    return ((quads < margin)
+            | (quads > [width - 1 - margin, height - 1 - margin])).any(axis=(1, 2))

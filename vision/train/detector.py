@@ -43,7 +43,6 @@ RUN_LONG_SIDE = 480
 TABLE_LONG_SIDE = 256
 STRIDE = 16  # the network's input sides must be multiples of this
 MADE_UP_DESIGNS = 24  # procedural designs beside the Debian ones: more inks, papers, backs
-CORE = CORE_SHARE  # a card's core is its outline shrunk to this fraction about its centre
 
 
 def targets(ids: np.ndarray, labels) -> np.ndarray:  # noqa: ANN001
@@ -54,7 +53,7 @@ def targets(ids: np.ndarray, labels) -> np.ndarray:  # noqa: ANN001
         index = label.index
         quad = label.corners
         centre = quad.mean(axis=0)
-        small = centre + (quad - centre) * CORE
+        small = centre + (quad - centre) * CORE_SHARE
         mask = np.zeros(ids.shape, np.uint8)
         cv2.fillPoly(mask, [np.round(small * 4).astype(np.int32)], 1, cv2.LINE_8, shift=2)
         core |= mask & (ids == index)
@@ -307,7 +306,7 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
                   "layout": f"NCHW, height and width multiples of {STRIDE}",
                   "multiple": STRIDE},
         "output": "channel 0: card probability, channel 1: card-core probability",
-        "core": f"outline shrunk to {CORE} about its centre",
+        "core": f"outline shrunk to {CORE_SHARE} about its centre",
         "trained_on": {"designs": f"train split + tiny-0..2 + random-2000..{1999 + MADE_UP_DESIGNS}",
                        "pictures": args.pictures,
                        "made_up_designs": MADE_UP_DESIGNS, "rendered_at": RENDER_SCALE,
