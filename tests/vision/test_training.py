@@ -148,3 +148,53 @@ def test_a_fine_tunes_drift_from_its_starting_model_is_nothing_until_it_moves():
     moved = far.clone().requires_grad_(True)
     drift(moved, was).backward()
     assert (moved.grad[:, 0] > 0).all()  # a step down the gradient lowers the pushed class
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--epochs", "-1", "must be at least 0, not -1"),
+    ("--batch", "0", "must be at least 1, not 0"),
+    ("--workers", "two", "'two' is not a whole number"),
+    ("--lr", "0", "must be greater than 0, not 0"),
+    ("--lr", "nan", "must be greater than 0, not nan"),
+    ("--per-class", "0", "must be at least 1, not 0"),
+])
+def test_a_wrong_count_or_rate_is_a_one_line_usage_error(option, value, says, capsys):
+    from vision.train.classifier import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main([option, value])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: {says}" in err and "Traceback" not in err
+
+
+def test_no_epochs_needs_a_model_to_measure(capsys):
+    from vision.train.detector import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--epochs", "0"])
+    assert stopped.value.code == 2
+    assert "--epochs 0 only measures and exports a model: name it with --init" in (
+        capsys.readouterr().err)
+
+
+def test_no_epochs_exports_the_starting_model_as_it_is(tmp_path):
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from onnx import numpy_helper
+
+    from vision.train.detector import main
+
+    assert main(["--pictures", "2", "--val-pictures", "2", "--epochs", "0", "--batch", "2",
+                 "--workers", "1", "--threads", "1", "--float-only", "--init",
+                 str(MODELS / "detector-float.onnx"), "--out", str(tmp_path)]) == 0
+
+    def weights(path):
+        graph = onnx.load(str(path)).graph
+        return [numpy_helper.to_array(i) for i in graph.initializer]
+
+    shipped, exported = weights(MODELS / "detector-float.onnx"), weights(
+        tmp_path / "detector-float.onnx")
+    assert len(shipped) == len(exported)
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(shipped, exported))
+    assert "epochs: 0" in (tmp_path / "detector.yaml").read_text()

@@ -5,8 +5,6 @@ Nothing here is imported at run time: the program only needs the exported ONNX m
 
 from __future__ import annotations
 
-
-
 import argparse
 import os
 import sys
@@ -21,12 +19,14 @@ def training_parser(model: str, description: str, epochs: int, batch: int,
     """The options every training script shares; each adds its own data options."""
     parser = argparse.ArgumentParser(prog=f"python -m vision.train {model}",
                                      description=description)
-    parser.add_argument("--epochs", type=int, default=epochs)
-    parser.add_argument("--batch", type=int, default=batch)
-    parser.add_argument("--lr", type=float, default=lr)
+    parser.add_argument("--epochs", type=at_least(0), default=epochs,
+                        help=f"passes over the training data (default {epochs}; 0, with "
+                        "--init: measure and export that model as it is)")
+    parser.add_argument("--batch", type=at_least(1), default=batch)
+    parser.add_argument("--lr", type=above_zero, default=lr)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1)
+    parser.add_argument("--threads", type=at_least(1), default=os.cpu_count() or 1)
     parser.add_argument("--out", default=str(PROJECT / "models"))
     parser.add_argument("--device", default="cpu",
                         help="where PyTorch trains: cpu (default), cuda, cuda:1, ... The data "
@@ -38,10 +38,38 @@ def training_parser(model: str, description: str, epochs: int, batch: int,
     return parser
 
 
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than ``least`` (a count such as epochs,
+    pictures or workers), so a wrong one is a one-line usage error, not a traceback later."""
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return whole_number
+
+
+def above_zero(text: str) -> float:
+    """An argparse type: a number greater than 0 (a learning rate)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+    return value
+
+
 def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
                  train: Callable[[argparse.Namespace], object]) -> int:
     """Parse the options, check that PyTorch is there, train."""
     args = parser.parse_args(argv)
+    if args.epochs == 0 and not getattr(args, "init", None):
+        parser.error("--epochs 0 only measures and exports a model: name it with --init")
     try:
         import torch
     except ImportError:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import load_weights, run_training, train_mode, training_parser
+from . import at_least, load_weights, run_training, train_mode, training_parser
 from ..cardclasses import CLASSES, CROP_SIZE
 from ..classify import LOOK_AGAIN, TURNS
 
@@ -224,8 +224,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         teacher.requires_grad_(False)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(x_train) / args.batch))
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
-                                                   pct_start=0.15)
+    if steps:  # (none with --epochs 0, which only measures and exports)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
+                                                       pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss()
     targets = torch.from_numpy(y_train).long().to(device)
     for epoch in range(1, args.epochs + 1):
@@ -388,8 +389,8 @@ def _mark_both_ways(path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser("classifier", __doc__.splitlines()[0], epochs=24, batch=128)
-    parser.add_argument("--per-class", type=int, default=1200)
-    parser.add_argument("--val-per-class", type=int, default=80)
+    parser.add_argument("--per-class", type=at_least(1), default=1200)
+    parser.add_argument("--val-per-class", type=at_least(1), default=80)
     parser.add_argument("--keep-close", type=float, default=0.0, metavar="WEIGHT",
                         help="with --init: also pay this times how far the readings drift from "
                         "the starting model's on the same crops, so a fine-tune keeps what that "

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import load_weights, run_training, train_mode, training_parser
+from . import at_least, load_weights, run_training, train_mode, training_parser
 from ..detect import CORE_SHARE
 
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
@@ -217,9 +217,10 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
     model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     per_epoch = int(np.ceil(len(pictures) / args.batch))
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
-                                                   total_steps=args.epochs * per_epoch,
-                                                   pct_start=0.1)
+    if args.epochs:  # (none with --epochs 0, which only measures and exports)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
+                                                       total_steps=args.epochs * per_epoch,
+                                                       pct_start=0.1)
     rng = np.random.default_rng(args.seed)
     from concurrent.futures import ThreadPoolExecutor
 
@@ -327,8 +328,8 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
 
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser("detector", __doc__.splitlines()[0], epochs=24, batch=16)
-    parser.add_argument("--pictures", type=int, default=8000)
-    parser.add_argument("--val-pictures", type=int, default=200)
+    parser.add_argument("--pictures", type=at_least(1), default=8000)
+    parser.add_argument("--val-pictures", type=at_least(1), default=200)
     parser.add_argument("--init", help="start from these weights: a detector.pt of an earlier "
                         "run, or a detector-float.onnx this script wrote")
     return run_training(parser, argv, train)
