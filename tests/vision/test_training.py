@@ -198,3 +198,18 @@ def test_no_epochs_exports_the_starting_model_as_it_is(tmp_path):
     assert len(shipped) == len(exported)
     assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(shipped, exported))
     assert "epochs: 0" in (tmp_path / "detector.yaml").read_text()
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--pictures", "0", "must be at least 1, not 0"),
+    ("--agree", "1.5", "must lie between 0 and 1, not 1.5"),
+    ("--agree", "most", "'most' is not a number"),
+])
+def test_quantizing_refuses_a_wrong_count_or_share_in_one_line(option, value, says, capsys):
+    from vision.train.quantize import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["detector", option, value])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: {says}" in err and "Traceback" not in err

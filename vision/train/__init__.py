@@ -64,6 +64,17 @@ def above_zero(text: str) -> float:
     return value
 
 
+def share(text: str) -> float:
+    """An argparse type: a share from 0 to 1 (an agreement that must be reached)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 <= value <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, not {text}")
+    return value
+
+
 def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
                  train: Callable[[argparse.Namespace], object]) -> int:
     """Parse the options, check that PyTorch is there, train."""

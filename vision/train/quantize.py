@@ -34,6 +34,8 @@ import numpy as np
 
 from vision.models import MODELS
 
+from . import at_least, share
+
 FILES = {"detector": "detector", "classifier": "cards"}
 # the detector's layers kept in floating point: the picture's own convolution and the last
 DETECTOR_FLOAT = ("/inner/e1/e1.0/e1.0.0/Conv", "/inner/d1/d1.1/Conv")
@@ -247,10 +249,10 @@ def main(argv: list[str] | None = None) -> int:
                         "models/cards-float.onnx)")
     parser.add_argument("--out", help="the 8-bit model to write (default: models/detector.onnx "
                         "or models/cards.onnx)")
-    parser.add_argument("--pictures", type=int, default=120,
+    parser.add_argument("--pictures", type=at_least(1), default=120,
                         help="table pictures (and as many close-ups) to take ranges from")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--agree", type=float, default=0.97,
+    parser.add_argument("--agree", type=share, default=0.97,
                         help="fail when the detector's card-mask IoU with the float model, or "
                         "the classifier's share of readings unchanged, is lower")
     args = parser.parse_args(argv)
