@@ -495,6 +495,10 @@ def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
             tiles.append(np.full_like(tiles[0], 255))
         rows = [np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)]
         sheet = np.vstack(rows)
-    if not cv2.imwrite(str(out), sheet):
-        raise OSError(f"cannot write '{out}'")
+    try:
+        written = cv2.imwrite(str(out), sheet)
+    except cv2.error:  # a name whose extension OpenCV has no writer for
+        written = False
+    if not written:
+        raise OSError(f"OpenCV could not write it as '{Path(out).suffix}'")
     return len(tiles)

@@ -309,12 +309,36 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _cannot_write(path: str, picture: bool = False) -> str | None:
+    """Why ``path`` could not be written, found before any work is done (so a long run does
+    not end by losing what it made), or None. ``picture``: the file is a picture OpenCV
+    writes, and its name must say a kind it can write."""
+    from pathlib import Path
+
+    out = Path(path)
+    if out.is_dir():
+        return f"cannot write '{path}': it is a folder"
+    if not out.parent.is_dir():
+        return f"cannot write '{path}': its folder '{out.parent}' does not exist"
+    if picture:
+        import cv2
+
+        if not cv2.haveImageWriter(str(out)):
+            kind = f"'{out.suffix}'" if out.suffix else "a name without an extension"
+            return f"cannot write a picture as '{path}' ({kind}): name it .png or .jpg"
+    return None
+
+
 def run_studio_sheet(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.studio.sheet import contact_sheet
 
     labels = Path(ns.folder) / "labels.csv"
+    problem = _cannot_write(ns.out, picture=True)
+    if problem:
+        print(f"{PROG} studio sheet: {problem}", file=sys.stderr)
+        return 2
     try:
         n = contact_sheet(labels, Path(ns.out), ns.count, ns.columns, outlines=ns.outlines)
     except OSError as error:
@@ -335,6 +359,10 @@ def run_markers(ns: argparse.Namespace) -> int:
 
     layout = _layout(ns, "markers")
     if layout is None:
+        return 2
+    problem = _cannot_write(ns.out, picture=True)
+    if problem:
+        print(f"{PROG} markers: {problem}", file=sys.stderr)
         return 2
     page = marker_sheet(layout, ns.dpi)
     if not cv2.imwrite(ns.out, page):
@@ -410,6 +438,9 @@ def run_calibrate(ns: argparse.Namespace) -> int:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 2
     if ns.image is not None:
+        if not Path(ns.image).is_file():  # (before OpenCV, which would warn of it too)
+            print(f"{PROG} {command}: '{ns.image}' does not exist", file=sys.stderr)
+            return 1
         image = cv2.imread(ns.image)
         if image is None:
             print(f"{PROG} {command}: cannot read the picture '{ns.image}'", file=sys.stderr)
@@ -483,6 +514,11 @@ def run_check(ns: argparse.Namespace) -> int:
     except LabelsError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
+    for out, picture in ((ns.report, False), (ns.errors, True)):
+        problem = out and _cannot_write(out, picture)
+        if problem:
+            print(f"{PROG} {command}: {problem}", file=sys.stderr)
+            return 2
     workers = ns.workers or os.cpu_count() or 1
 
     def show(task, result):  # noqa: ANN001, ANN202
@@ -507,13 +543,19 @@ def run_check(ns: argparse.Namespace) -> int:
         _print_check(summary)
     elif tally.skipped:
         print(f"{len(tally.skipped)} images skipped")
-    try:
-        if ns.report:
-            Path(ns.report).write_text(json.dumps(summary, indent=1) + "\n")
-        if ns.errors:
-            errors_sheet(tally, Path(ns.errors))
-    except OSError as error:
-        print(f"{PROG} {command}: cannot write: {error}", file=sys.stderr)
+    written = True
+    for out, write in ((ns.report, lambda path: path.write_text(json.dumps(summary, indent=1)
+                                                                + "\n")),
+                       (ns.errors, lambda path: errors_sheet(tally, path))):
+        if not out:
+            continue
+        try:  # each on its own: one that fails does not lose the other
+            write(Path(out))
+        except OSError as error:
+            print(f"{PROG} {command}: cannot write '{out}': {error.strerror or error}",
+                  file=sys.stderr)
+            written = False
+    if not written:
         return 1
     readable = summary["images"] - len(summary["skipped_images"])
     return 0 if readable > 0 else 1

@@ -106,8 +106,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
                              skip_until)
     except SourceError as error:
         return fail(str(error))
-    except OSError as error:
-        return fail(f"{error.strerror or error}")
+    except OSError as error:  # an output that cannot be written, or a camera's device
+        where = f": '{error.filename}'" if error.filename else ""
+        return fail(f"{error.strerror or error}{where}")
     except KeyboardInterrupt:
         print(f"{PROG} {command}: stopped", file=sys.stderr)
         result = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -24,6 +25,7 @@ from vision.check import (
 )
 from vision.geometry import portrait_order, rectify
 
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "images"
 QUAD = [[10, 10], [70, 10], [70, 100], [10, 100]]
 
 
@@ -251,6 +253,36 @@ def test_check_command_on_crops_and_bad_input(tmp_path):
     assert summary["images"] == 2 and summary["skipped_images"][0]["image"] == "broken.png"
     assert summary["cards"] == 1 and summary["card_accuracy"] == 0.0  # a grey square is no AS
     assert cv2.imread(str(tmp_path / "errors.png")) is not None
+
+
+@pytest.mark.parametrize("out, says", [
+    ("sheet.foo", "cannot write a picture as '{out}' ('.foo'): name it .png or .jpg"),
+    ("sheet", "cannot write a picture as '{out}' (a name without an extension)"),
+    ("nowhere/sheet.png", "cannot write '{out}': its folder '{tmp}/nowhere' does not exist"),
+    (".", "cannot write '{out}': it is a folder"),
+])
+def test_a_picture_that_cannot_be_written_is_refused_before_any_work(tmp_path, out, says):
+    """``check --errors``, ``markers --out`` and ``studio sheet --out`` write pictures: a name
+    OpenCV has no writer for (which raised deep inside it), or a folder that is not there,
+    is a one-line error at once, not at the end of a long check that then loses its work."""
+    exe = console_script("sueca-referee")
+    target = str(tmp_path / out) if out != "." else str(tmp_path)
+    said = says.format(out=target, tmp=tmp_path)
+    for command in (["check", str(SAMPLES), "--errors", target],
+                    ["markers", "--out", target],
+                    ["studio", "sheet", str(SAMPLES), "--out", target]):
+        done = run_command([exe, *command])
+        assert done.returncode == 2, (command, done.stderr)
+        assert said in done.stderr and "Traceback" not in done.stderr, (command, done.stderr)
+        assert done.stdout == ""  # nothing was checked, drawn or written
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_check_report_that_cannot_be_written_is_refused_before_any_work(tmp_path):
+    exe = console_script("sueca-referee")
+    done = run_command([exe, "check", str(SAMPLES), "--report", str(tmp_path / "no" / "r.json")])
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"its folder '{tmp_path / 'no'}' does not exist" in done.stderr
 
 
 class _ReadsWholeCardsOnly:

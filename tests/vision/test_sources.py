@@ -131,3 +131,15 @@ def test_a_damaged_video_does_not_make_ffmpeg_chatter(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and int(run.stdout) > 0
     assert run.stderr == ""
+
+
+def test_an_events_log_that_cannot_be_opened_is_named_in_one_line(tmp_path):
+    from tests.helpers import console_script, run_command
+
+    clip = tmp_path / "clip.mp4"
+    write_video(clip, frames=3)
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), "--events",
+                        str(tmp_path / "nowhere" / "events.jsonl")])
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert (f"replay: No such file or directory: '{tmp_path / 'nowhere' / 'events.jsonl'}'"
+            in done.stderr)

@@ -100,11 +100,15 @@ def test_calibrate_and_markers_commands(tmp_path):
     env_free = run_command([exe, "calibrate", "--image", str(tmp_path / "bare.png"),
                             "--out", str(tmp_path / "u.yaml")], env={"DISPLAY": ""})
     assert env_free.returncode == 1 and "--corners" in env_free.stderr
-    unreadable = run_command([exe, "calibrate", "--image", str(tmp_path / "nothing.png")])
+    missing = run_command([exe, "calibrate", "--image", str(tmp_path / "nothing.png")])
+    assert missing.returncode == 1 and "nothing.png' does not exist" in missing.stderr
+    assert "WARN" not in missing.stderr  # said once, by the program, not by OpenCV too
+    (tmp_path / "broken.png").write_bytes(b"not a picture")
+    unreadable = run_command([exe, "calibrate", "--image", str(tmp_path / "broken.png")])
     assert unreadable.returncode == 1 and "cannot read the picture" in unreadable.stderr
     sheet = run_command([exe, "markers", "--out", str(tmp_path / "m.png"), "--dpi", "100"])
     assert sheet.returncode == 0 and (tmp_path / "m.png").exists()
-    for result in (env_free, unreadable):
+    for result in (env_free, missing, unreadable):
         assert "Traceback" not in result.stderr
 
 
