@@ -459,6 +459,10 @@ def _results(tasks: list[ImageTask], crops: bool, workers: int,
         _init(crops, models)
         yield from map(_process, tasks)
         return
+    # the models are loaded here first, so that a missing or broken one is raised here (a
+    # worker whose start fails is started again and again, and the check would never end)
+    _init(crops, models)
+    _state.clear()
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(workers, _init, (crops, models)) as pool:
         yield from pool.imap(_process, tasks, chunksize=4)

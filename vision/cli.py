@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     images.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
                         help="how far tilt, light, blur, noise and clutter may go "
                              "(hard: the studio's hardest settings); default normal")
-    images.add_argument("--markers", type=float, default=0.5, metavar="P",
+    images.add_argument("--markers", type=_chance, default=0.5, metavar="P",
                         help="chance that a table picture shows the ArUco markers (default 0.5)")
     images.add_argument("--workers", type=_positive_int, default=None,
                         help="processes (default: one per core)")
@@ -188,6 +188,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: '{text}'") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _chance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+    if not 0 <= value <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"a chance lies between 0 and 1, not {text}")
     return value
 
 

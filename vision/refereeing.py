@@ -67,6 +67,16 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         return fail(str(error), 2)
     if command == "replay" and not Path(ns.clip).exists():
         return fail(f"'{ns.clip}' does not exist")
+    truth = None
+    if command == "replay" and ns.truth:  # read first: not found only after the whole clip
+        from vision.studio.clip import read_truth
+
+        try:
+            truth = read_truth(Path(ns.truth))
+        except OSError as error:
+            return fail(f"cannot read the truth log '{ns.truth}': {error.strerror or error}", 2)
+        except ValueError as error:
+            return fail(f"cannot read the truth log '{ns.truth}': {error}", 2)
     keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration))
     models = Path(ns.models) if ns.models else MODELS
     try:
@@ -131,14 +141,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         state = table.state()
         print(f"Game not finished: {state['tricks']} tricks played, score "
               f"{state['score'][0]} | {state['score'][1]}")
-    if command == "replay" and ns.truth and result is not None:
-        from vision.studio.clip import read_truth
+    if truth is not None and result is not None:
         from vision.truthcheck import compare_with_truth
 
-        try:
-            truth = read_truth(Path(ns.truth))
-        except (OSError, ValueError) as error:
-            return fail(f"cannot read the truth log '{ns.truth}': {error}")
         comparison = compare_with_truth(truth, result.said, table.plays_taken)
         for line in comparison.lines():
             print(line)

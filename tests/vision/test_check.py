@@ -332,3 +332,14 @@ def test_an_end_read_surely_on_its_own_keeps_its_reading():
                          _ReadsWholeCardsOnly())
     assert found.cards == ["7H", "KS", "7H"]
     assert found.confidence.tolist() == pytest.approx([0.4, 0.97, 0.995])
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_missing_model_is_a_one_line_error_with_any_number_of_workers(tmp_path, workers):
+    """With several workers the models were first loaded in the workers, whose failing start
+    the pool repeated for ever: the check hung, printing tracebacks."""
+    exe = console_script("sueca-referee")
+    done = run_command([exe, "check", str(SAMPLES), "--models", str(tmp_path),
+                        "--workers", workers])
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"model '{tmp_path}" in done.stderr and "is missing" in done.stderr

@@ -143,3 +143,23 @@ def test_an_events_log_that_cannot_be_opened_is_named_in_one_line(tmp_path):
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert (f"replay: No such file or directory: '{tmp_path / 'nowhere' / 'events.jsonl'}'"
             in done.stderr)
+
+
+@pytest.mark.parametrize("content, says", [
+    (None, "No such file or directory"),
+    ('{"frame": 1}\nnot json\n', "line 2 is not JSON"),
+    ("[1, 2]\n", "line 1 is not a JSON object"),
+])
+def test_a_truth_log_that_cannot_be_read_is_refused_before_the_clip_is_refereed(
+        tmp_path, content, says):
+    from tests.helpers import console_script, run_command
+
+    clip = tmp_path / "clip.mp4"
+    write_video(clip, frames=3)
+    truth = tmp_path / "truth.jsonl"
+    if content is not None:
+        truth.write_text(content)
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), "--truth",
+                        str(truth)])
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert f"cannot read the truth log '{truth}': {says}" in done.stderr

@@ -82,7 +82,11 @@ def test_studio_images_command_and_its_errors(tmp_path):
     unknown = run_command([exe, "studio", "images", "--designs", "nosuchdeck", "--count", "1",
                            "--out", str(tmp_path / "y"), "--quiet"])
     assert unknown.returncode == 1 and "unknown design 'nosuchdeck'" in unknown.stderr
-    assert "Traceback" not in bad.stderr + unknown.stderr
+    certain = run_command([exe, "studio", "images", "--designs", "tiny", "--markers", "2",
+                           "--out", str(tmp_path / "z")])
+    assert certain.returncode == 2 and "a chance lies between 0 and 1, not 2" in certain.stderr
+    assert not (tmp_path / "z").exists()
+    assert "Traceback" not in bad.stderr + unknown.stderr + certain.stderr
 
 
 def frames_of(game, seed: int = 1):

@@ -390,6 +390,18 @@ def game_from_text(text: str, name: str, order: TableOrder) -> GameToRender:
 
 
 def read_truth(path: Path) -> list[dict[str, Any]]:
-    """The records of a truth log."""
+    """The records of a truth log. Raises ValueError naming the line that is not a JSON
+    object."""
+    records = []
     with path.open() as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+        for n, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                raise ValueError(f"line {n} is not JSON") from None
+            if not isinstance(record, dict):
+                raise ValueError(f"line {n} is not a JSON object")
+            records.append(record)
+    return records
