@@ -123,6 +123,8 @@ def read_labels(path: Path) -> tuple[list[ImageTask], bool]:
             raise LabelsError(f"{path}, line {n}: a position, seat or visible value is not a "
                               "number") from None
         task.labels.append(label)
+    if not tasks:
+        raise LabelsError(f"labels file '{path}' lists no images (only its header)")
     return list(tasks.values()), positioned
 
 

@@ -48,6 +48,7 @@ def test_labels_with_positions_and_without(tmp_path):
 
 @pytest.mark.parametrize("text,message", [
     ("", "is empty"),
+    ("image,card\n\n", r"lists no images \(only its header\)"),
     ("file,name\na.jpg,AS\n", "must start with the columns image,card"),
     ("image,card\na.jpg,1X\n", "line 2: '1X' is not a card"),
     ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,1,2\n", "line 2: 4 values for 11"),
