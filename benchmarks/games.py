@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.options import at_least, model_folder, picture_size  # noqa: E402
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
@@ -60,16 +61,17 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--size", default="960x540")
+    parser.add_argument("--games", type=at_least(1), default=20)
+    parser.add_argument("--first-seed", type=at_least(0), default=1)
+    parser.add_argument("--size", type=picture_size, default=(960, 540), metavar="WxH")
     parser.add_argument("--brisk", action="store_true", help="few frames per movement")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=at_least(1), default=2)
     parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "
                         "already there are refereed again, not rendered again)")
-    parser.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
+    parser.add_argument("--models", metavar="DIR", type=model_folder,
+                        help="model folder (default: models/)")
     args = parser.parse_args()
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    width, height = args.size
     from vision.studio.facesets import face_sets
 
     face_sets("test")  # build the test designs once, before the workers need them

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.check import read_labels, report, run_check  # noqa: E402
+from vision.options import at_least, model_folder  # noqa: E402
 from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "real-webcam-hearts" / "labels.csv"
@@ -121,12 +122,13 @@ def speed(models: str | None = None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pictures", type=int, default=700,
+    parser.add_argument("--pictures", type=at_least(1), default=700,
                         help="hard table pictures (about 3 cards each)")
-    parser.add_argument("--closeups", type=int, default=400)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--closeups", type=at_least(1), default=400)
+    parser.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1)
     parser.add_argument("--keep", metavar="DIR", help="keep the rendered sets here")
-    parser.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
+    parser.add_argument("--models", metavar="DIR", type=model_folder,
+                        help="model folder (default: models/)")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()

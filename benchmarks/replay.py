@@ -28,6 +28,7 @@ from referee.config import RulesConfig  # noqa: E402
 from vision.classify import CardClassifier  # noqa: E402
 from vision.detect import CardDetector  # noqa: E402
 from vision.game import TableReferee  # noqa: E402
+from vision.options import at_least  # noqa: E402
 from vision.session import run_session  # noqa: E402
 from vision.sources import SourceStats, open_source, video_frames  # noqa: E402
 from vision.studio.clip import read_truth  # noqa: E402
@@ -41,18 +42,23 @@ def main() -> None:
     parser.add_argument("--clip")
     parser.add_argument("--truth")
     parser.add_argument("--design", default="test")
-    parser.add_argument("--threads", type=int, default=2,
+    parser.add_argument("--threads", type=at_least(1), default=2,
                         help="onnxruntime threads for the detector and the classifier each "
                              "(replay's default: 2)")
-    parser.add_argument("--repeat", type=int, default=3,
+    parser.add_argument("--repeat", type=at_least(1), default=3,
                         help="time decoding and refereeing this many times each, in turn, and "
                              "take the medians (the machine's noise is large)")
     args = parser.parse_args()
+    if bool(args.clip) != bool(args.truth):
+        parser.error("give --clip and --truth together (the clip's truth log times the delays)")
+    for given in (args.clip, args.truth):
+        if given and not Path(given).is_file():
+            parser.error(f"'{given}' does not exist")
     with tempfile.TemporaryDirectory() as tmp:
         clip, truth = (Path(args.clip), Path(args.truth)) if args.clip else _render(
             Path(tmp), args.design)
         decodes, referees = [], []
-        for _ in range(max(1, args.repeat)):
+        for _ in range(args.repeat):
             started = time.perf_counter()
             frames = sum(1 for _ in video_frames(clip))
             decodes.append(time.perf_counter() - started)

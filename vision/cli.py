@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee import __version__
 from referee import scorer
+from vision.options import at_least, picture_size, share
 
 if TYPE_CHECKING:
     from vision.layout import TableLayout
@@ -56,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "a labels.csv giving every visible card's name, seat and corners. The same "
                     "seed gives the same set.")
     images.add_argument("--out", required=True, metavar="DIR", help="folder to write")
-    images.add_argument("--count", type=_positive_int, default=500, help="pictures (default 500)")
+    images.add_argument("--count", type=at_least(1), default=500, help="pictures (default 500)")
     images.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     _add_render_options(images)
     images.add_argument("--kind", choices=["table", "closeup", "mixed"], default="table",
@@ -65,9 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     images.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
                         help="how far tilt, light, blur, noise and clutter may go "
                              "(hard: the studio's hardest settings); default normal")
-    images.add_argument("--markers", type=_chance, default=0.5, metavar="P",
+    images.add_argument("--markers", type=share, default=0.5, metavar="P",
                         help="chance that a table picture shows the ArUco markers (default 0.5)")
-    images.add_argument("--workers", type=_positive_int, default=None,
+    images.add_argument("--workers", type=at_least(1), default=None,
                         help="processes (default: one per core)")
     images.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     images.set_defaults(run=run_studio_images)
@@ -100,8 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "images/) side by side in one image, optionally with every label drawn.")
     sheet.add_argument("folder", metavar="DIR", help="the image set")
     sheet.add_argument("--out", required=True, metavar="SHEET.jpg", help="image to write")
-    sheet.add_argument("--count", type=_positive_int, default=12, help="pictures (default 12)")
-    sheet.add_argument("--columns", type=_positive_int, default=4, help="per row (default 4)")
+    sheet.add_argument("--count", type=at_least(1), default=12, help="pictures (default 12)")
+    sheet.add_argument("--columns", type=at_least(1), default=4, help="per row (default 4)")
     sheet.add_argument("--outlines", action="store_true", help="draw each label's outline")
     sheet.set_defaults(run=run_studio_sheet)
 
@@ -111,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "0-3) at the size config.yaml gives them, to lay inside the corners of the "
                     "play area.")
     markers.add_argument("--out", required=True, metavar="markers.png", help="image to write")
-    markers.add_argument("--dpi", type=_positive_int, default=300, help="(default 300)")
+    markers.add_argument("--dpi", type=at_least(1), default=300, help="(default 300)")
     markers.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     markers.set_defaults(run=run_markers)
 
@@ -149,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--report", metavar="REPORT.json", help="write the full report as JSON")
     check.add_argument("--errors", metavar="SHEET.png",
                        help="write a contact sheet of the mistakes")
-    check.add_argument("--workers", type=_positive_int, default=None,
+    check.add_argument("--workers", type=at_least(1), default=None,
                        help="processes (default: one per core)")
     check.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     check.add_argument("--quiet", action="store_true", help="no progress line")
@@ -173,42 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "for again every few seconds) or given with --calibration.")
     live.add_argument("--camera", default="0", metavar="INDEX|DEVICE",
                       help="camera index or device path (default 0)")
-    live.add_argument("--width", type=_positive_int, help="capture width")
-    live.add_argument("--height", type=_positive_int, help="capture height")
-    live.add_argument("--fps", type=_positive_int, help="capture frame rate")
+    live.add_argument("--width", type=at_least(1), help="capture width")
+    live.add_argument("--height", type=at_least(1), help="capture height")
+    live.add_argument("--fps", type=at_least(1), help="capture frame rate")
     add_referee_options(live)
     live.set_defaults(run=lambda ns: run_referee(ns, "live"))
     return parser
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _chance(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-    if not 0 <= value <= 1:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"a chance lies between 0 and 1, not {text}")
-    return value
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 1280x720, not '{text}'") from None
-    if not (64 <= w <= 7680 and 64 <= h <= 4320):
-        raise argparse.ArgumentTypeError(f"size {w}x{h} is out of range (64x64 to 7680x4320)")
-    return w, h
 
 
 def _add_render_options(command: argparse.ArgumentParser) -> None:
@@ -216,7 +187,7 @@ def _add_render_options(command: argparse.ArgumentParser) -> None:
                          help="card designs: a split (train, val, test, all), 'tiny' (faces "
                               "drawn by the program, no download), or design names separated "
                               "by commas; default test")
-    command.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+    command.add_argument("--size", type=picture_size, default=(1280, 720), metavar="WxH",
                          help="picture size (default 1280x720)")
     command.add_argument("--quiet", action="store_true", help="no progress line")
 

@@ -84,7 +84,7 @@ def test_studio_images_command_and_its_errors(tmp_path):
     assert unknown.returncode == 1 and "unknown design 'nosuchdeck'" in unknown.stderr
     certain = run_command([exe, "studio", "images", "--designs", "tiny", "--markers", "2",
                            "--out", str(tmp_path / "z")])
-    assert certain.returncode == 2 and "a chance lies between 0 and 1, not 2" in certain.stderr
+    assert certain.returncode == 2 and "must lie between 0 and 1, not 2" in certain.stderr
     assert not (tmp_path / "z").exists()
     assert "Traceback" not in bad.stderr + unknown.stderr + certain.stderr
 

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ..options import above_zero, at_least
+
 PROJECT = Path(__file__).resolve().parents[2]
 
 
@@ -36,43 +38,6 @@ def training_parser(model: str, description: str, epochs: int, batch: int,
                         "later 'python -m vision.train quantize' (say, on the machine that "
                         "runs the program)")
     return parser
-
-
-def at_least(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number no smaller than ``least`` (a count such as epochs,
-    pictures or workers), so a wrong one is a one-line usage error, not a traceback later."""
-    def whole_number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
-        return value
-
-    return whole_number
-
-
-def above_zero(text: str) -> float:
-    """An argparse type: a number greater than 0 (a learning rate)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not value > 0:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
-    return value
-
-
-def share(text: str) -> float:
-    """An argparse type: a share from 0 to 1 (an agreement that must be reached)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0 <= value <= 1:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, not {text}")
-    return value
 
 
 def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from . import at_least, load_weights, run_training, train_mode, training_parser
+from . import load_weights, run_training, train_mode, training_parser
+from ..options import at_least
 from ..cardclasses import CLASSES, CROP_SIZE
 from ..classify import LOOK_AGAIN, TURNS
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import at_least, load_weights, run_training, train_mode, training_parser
+from . import load_weights, run_training, train_mode, training_parser
+from ..options import at_least
 from ..detect import CORE_SHARE
 
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256

@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.models import MODELS
 
-from . import at_least, share
+from ..options import at_least, share
 
 FILES = {"detector": "detector", "classifier": "cards"}
 # the detector's layers kept in floating point: the picture's own convolution and the last

@@ -1,0 +1,64 @@
+"""Argparse types shared by the program's commands, the training scripts and the benchmarks:
+a wrong count, rate, share or picture size is a one-line usage error naming the option, never
+a traceback later."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def at_least(least: int) -> Callable[[str], int]:
+    """A whole number no smaller than ``least`` (a count: pictures, epochs, workers)."""
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return whole_number
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+
+
+def above_zero(text: str) -> float:
+    """A number greater than 0 (a learning rate)."""
+    if not _number(text) > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+    return float(text)
+
+
+def share(text: str) -> float:
+    """A share or chance from 0 to 1."""
+    if not 0 <= _number(text) <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, not {text}")
+    return float(text)
+
+
+def picture_size(text: str) -> tuple[int, int]:
+    """A picture size written WIDTHxHEIGHT, from 64x64 to 7680x4320."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x720, not '{text}'") from None
+    if not (64 <= w <= 7680 and 64 <= h <= 4320):
+        raise argparse.ArgumentTypeError(f"size {w}x{h} is out of range (64x64 to 7680x4320)")
+    return w, h
+
+
+def model_folder(text: str) -> str:
+    """A folder holding both models, ``detector.onnx`` and ``cards.onnx``."""
+    from pathlib import Path
+
+    missing = [name for name in ("detector.onnx", "cards.onnx") if not (Path(text) / name).is_file()]
+    if missing:
+        raise argparse.ArgumentTypeError(f"'{text}' holds no {' and no '.join(missing)}")
+    return text
