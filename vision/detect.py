@@ -136,6 +136,10 @@ SLANT = 0.9  # a free quadrilateral replaces the enclosing rectangle when this m
 # the longest a card may look in a picture without a calibration, long side over short: a
 # card of the standard proportions seen 60 degrees off straight down
 MOST_SLANTED = 2.8
+# a card the picture's edge cuts (``_cut_by_the_edge``): the most its two sides meeting the edge
+# may turn from each other, and the most its own corner may be off square, in degrees
+CUT_PARALLEL = 12.0
+CUT_SQUARE = 30.0
 # the table looked at around the zones asked for (``CardDetector.detect``): usually, and when a
 # zone read empty does not look it (``vision.motion``), so the network has more around the card
 ZONE_CONTEXT_MM = 40.0
@@ -266,8 +270,10 @@ class CardDetector:
             # region (and every region without a calibration) gets the best quadrilateral
             on_table, card_sized = (None, True) if calibration is None else _fit_on_table(
                 contour, scale, (x0, y0), calibration)
+            # (a photograph's edges may cut a card: the network sees the whole picture)
+            picture = None if calibration is not None else card.shape[::-1]
             quad = on_table if on_table is not None else (
-                _to_picture(_quad_around(contour, hull), scale, (x0, y0)))
+                _to_picture(_quad_around(contour, hull, picture), scale, (x0, y0)))
             short = float(np.hypot(*(quad[[1, 2, 3, 0]] - quad).T).min())
             if short < self.min_side_px:
                 continue
@@ -584,9 +590,11 @@ def _fit_quad(region: np.ndarray) -> tuple[np.ndarray, float] | None:
     return _quad_around(contour, hull), hull_area
 
 
-def _quad_around(contour: np.ndarray, hull: np.ndarray) -> np.ndarray:
+def _quad_around(contour: np.ndarray, hull: np.ndarray,
+                 picture: tuple[int, int] | None = None) -> np.ndarray:
     """The quadrilateral around a region's contour (and its convex hull), on the outside of
-    the region's pixels."""
+    the region's pixels. ``picture``: the (width, height) of the picture the region lies in,
+    when the picture's edges may cut the card (a photograph's, not a table's top-down view)."""
     perimeter = cv2.arcLength(hull, True)
     quad = None
     for k in (0.02, 0.04, 0.06, 0.08, 0.1):
@@ -603,7 +611,7 @@ def _quad_around(contour: np.ndarray, hull: np.ndarray) -> np.ndarray:
         # outline. (On a square-on card the rectangle is steadier: a bump on the region's
         # edge can tilt the free quadrilateral.)
         quad = _enclosing_quad(hull.reshape(-1, 2).astype(np.float64))
-        if (quad is None or not _parallel_sided(quad)
+        if (quad is None or not (_parallel_sided(quad) or _cut_by_the_edge(quad, picture))
                 or cv2.contourArea(quad.astype(np.float32)) > SLANT * rect_area):
             quad = rect
     # region pixels are whole pixels: the outline runs half a pixel outside their centres
@@ -611,6 +619,36 @@ def _quad_around(contour: np.ndarray, hull: np.ndarray) -> np.ndarray:
     direction = quad - centre
     norms = np.linalg.norm(direction, axis=1, keepdims=True)
     return quad + 0.5 * direction / np.maximum(norms, 1e-6) * math.sqrt(2)
+
+
+def _cut_by_the_edge(quad: np.ndarray, picture: tuple[int, int] | None) -> bool:
+    """Is ``quad`` a card the edge of the ``picture`` (width, height) cuts? Such a quadrilateral
+    has one or two sides along the edge, where the picture cuts the card, not sides of the
+    card's own, so its opposite sides need not match in length: a card cut at a slant shows
+    more along the edge than across its far end, and one cut at a corner shows two sides of
+    its own, each only as far as the edge. Its own sides must still be a card's: with one side
+    along the edge the two that meet it run the same way (``CUT_PARALLEL``); with two, at a
+    corner of the picture, the card's own corner across from it is about square
+    (``CUT_SQUARE``)."""
+    if picture is None:
+        return False
+    limits, near = _picture_edges(*picture)
+    cut = [k for k in range(4)
+           if any(abs(quad[k][axis] - at) <= near and abs(quad[(k + 1) % 4][axis] - at) <= near
+                  for axis, at in limits)]
+    sides = [quad[(k + 1) % 4] - quad[k] for k in range(4)]
+
+    def degrees(u: np.ndarray, v: np.ndarray) -> float:
+        cos = abs(float(u @ v)) / max(float(np.linalg.norm(u) * np.linalg.norm(v)), 1e-9)
+        return math.degrees(math.acos(min(cos, 1.0)))  # 0: the same way, 90: square
+
+    if len(cut) == 1:
+        k = cut[0]
+        return degrees(sides[(k + 1) % 4], sides[(k + 3) % 4]) <= CUT_PARALLEL
+    if len(cut) == 2 and (cut[1] - cut[0]) % 2 == 1:
+        k = cut[0] if cut[1] - cut[0] == 1 else cut[1]
+        return degrees(sides[(k + 2) % 4], sides[(k + 3) % 4]) >= 90 - CUT_SQUARE
+    return False
 
 
 def _parallel_sided(quad: np.ndarray, most: float = 1.25) -> bool:
@@ -876,9 +914,12 @@ def past_the_edge_guesses(quad: np.ndarray, width: int, height: int) -> list[np.
     k = cut[0]
     a, b, c, d = (quad[(k + j) % 4] for j in range(4))  # a-b on the edge, c-d the far end
     end = float(np.linalg.norm(d - c))
-    seen = min(float(np.linalg.norm(b - c)), float(np.linalg.norm(a - d)))
-    if end < 1 or seen < STUB * end:
-        return []  # too little shows to hold a card's index
+    shown = float(np.linalg.norm(b - c)), float(np.linalg.norm(a - d))
+    seen = min(shown)
+    if end < 1 or max(shown) < STUB * end:
+        # too little shows to hold a card's index (a card the edge cuts at a slant shows its
+        # index at the far end's corner on the longer side)
+        return []
     if seen >= end / aspect * 1.05:  # the sides meeting the edge are the card's long sides
         lengths = [end * aspect]
     else:  # the far end may be the card's short side or its long side

@@ -7,9 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import (CORE_SHARE, _back_on_the_edge, _card_shaped, _cards_shaped,
-                           _enclosing_quad, _fill_holes, _fit_on_table, _fit_quad, _from_core,
-                           _join_split_cores, _meeting_corners, _outline, _shrink,
+from vision.detect import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _back_on_the_edge,
+                           _card_shaped, _cards_shaped, _cut_by_the_edge, _enclosing_quad,
+                           _fill_holes, _fit_on_table, _fit_quad, _from_core,
+                           _join_split_cores, _meeting_corners, _outline, _quad_around, _shrink,
                            _snapped_cores, _split_waisted_cores, joined_ends, past_the_edge,
                            past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders
@@ -280,6 +281,84 @@ def test_a_card_showing_less_than_its_width_past_the_edge_is_guessed_both_ways()
     assert past_the_edge_guesses(sliver, 400, 300) == []
     assert past_the_edge_guesses(across, 400, 300) == []
     assert past_the_edge_guesses(inside, 400, 300) == []
+
+
+def _degrees_between(u, v):
+    cos = abs(float(u @ v)) / (np.linalg.norm(u) * np.linalg.norm(v))
+    return float(np.degrees(np.arccos(min(cos, 1.0))))
+
+
+@pytest.mark.parametrize("degrees", [15.0, 20.0, 25.0])
+def test_a_slanted_card_cut_at_the_pictures_corner_is_outlined_along_its_own_sides(degrees):
+    """A slanted card runs off a photograph's top-right corner: its region is a pentagon (two
+    sides of its own, the two edges of the picture, and where they meet). Its opposite sides
+    do not match, so it used to get a rectangle around it whose sides are not the card's, and
+    every outline drawn out from that was read askew. Told the picture's size, the card's own
+    corner and its two sides are kept."""
+    width, height = 160, 120
+    turn = np.radians(degrees)
+    own = np.array([70.0, 90.0])  # the corner that shows; the card's long side runs up from it
+    up = np.array([np.sin(turn), -np.cos(turn)]) * 160
+    across = np.array([np.cos(turn), np.sin(turn)]) * 110
+    card = np.array([own, own + up, own + up + across, own + across])
+    contour, hull, _ = _outline(_polygon_mask(card, (height, width)))
+    quad = _quad_around(contour, hull, (width, height))
+    assert _keeps_own_corner(quad, card)
+    assert _cut_by_the_edge(quad, (width, height))
+    assert not _keeps_own_corner(_quad_around(contour, hull), card)  # as it was
+
+
+def _keeps_own_corner(quad, card) -> bool:
+    """Has ``quad`` a corner on ``card``'s first corner, its two sides running along the
+    card's own two sides from there?"""
+    own = card[0]
+    nearest = np.linalg.norm(quad - own, axis=1)
+    k = int(nearest.argmin())
+    return nearest[k] < 2.5 and all(
+        min(_degrees_between(side, card[1] - own), _degrees_between(side, card[3] - own)) < 3
+        for side in (quad[(k + 1) % 4] - quad[k], quad[k - 1] - quad[k]))
+
+
+def test_what_counts_as_a_card_the_pictures_edge_cuts():
+    picture = (400, 300)
+    # cut by the top edge, the two sides meeting it running the same way (at a slant)
+    slanted = np.array([(120, 0), (230, 0), (250, 140), (140, 140)], float)
+    assert _cut_by_the_edge(slanted, picture)
+    # one of them bent away by a hand's shadow: not a card's outline
+    bent = slanted.copy()
+    bent[1] = (250 - 140 * np.tan(np.arctan2(20, 140) + np.radians(CUT_PARALLEL + 8)), 0)
+    assert _degrees_between(bent[2] - bent[1], slanted[0] - slanted[3]) > CUT_PARALLEL
+    assert not _cut_by_the_edge(bent, picture)
+    # cut at the picture's corner: the card's own corner about square, or not
+    corner = np.array([(399, 0), (399, 120), (290, 140), (270, 0)], float)
+    assert _cut_by_the_edge(corner, picture)
+    skewed = corner.copy()
+    side = (skewed[1] - skewed[2]) / np.linalg.norm(skewed[1] - skewed[2])
+    turn = np.radians(-(90 - CUT_SQUARE - 10))  # from that side, towards the top edge
+    towards = np.array([side[0] * np.cos(turn) - side[1] * np.sin(turn),
+                        side[0] * np.sin(turn) + side[1] * np.cos(turn)])
+    skewed[3] = skewed[2] + towards * (skewed[2][1] / -towards[1])
+    assert _degrees_between(skewed[3] - skewed[2], skewed[1] - skewed[2]) < 90 - CUT_SQUARE
+    assert not _cut_by_the_edge(skewed, picture)
+    # inside the picture, cut by two opposite edges, or on a calibrated table's view
+    inside = slanted + (0, 50)
+    across = np.array([(120, 0), (230, 0), (230, 299), (120, 299)], float)
+    assert not _cut_by_the_edge(inside, picture)
+    assert not _cut_by_the_edge(across, picture)
+    assert not _cut_by_the_edge(slanted, None)
+
+
+def test_a_card_the_edge_cuts_at_a_slant_is_drawn_out_if_its_index_corner_shows():
+    """A card cut by the bottom edge at a slant shows 90 px of one long side and 20 px of the
+    other: the index at the far end's corner on the longer side shows, so it is drawn out
+    (the shorter side alone used to call it a stub); with both sides that short, it is not."""
+    cut = np.array([(100, 209), (200, 279), (200, 299), (100, 299)], float)
+    # the sides meeting the edge: 90 px on the left, 20 px on the right; the far end 122 px
+    assert np.linalg.norm(cut[0] - cut[3]) >= 0.25 * np.linalg.norm(cut[1] - cut[0]) \
+        > np.linalg.norm(cut[1] - cut[2])
+    assert past_the_edge_guesses(cut, 400, 300)
+    stub = np.array([(100, 279), (200, 284), (200, 299), (100, 299)], float)  # 20 and 15 px
+    assert past_the_edge_guesses(stub, 400, 300) == []
 
 
 @pytest.mark.parametrize("turn", range(4))
