@@ -109,11 +109,11 @@ class ZoneTracker:
         if len(last) < self.land_frames or self.held_at is None or any(
                 s is None or not s.whole for s in last):
             return False
+        if any(s.card == self.holds and s.confidence >= self.min_confidence for s in last):
+            return False  # the same card, nudged
         centres = np.array([s.centre for s in last])
         if float(np.ptp(centres, axis=0).max()) > self.still_px:
             return False  # still moving
-        if any(s.card == self.holds and s.confidence >= self.min_confidence for s in last):
-            return False  # the same card, nudged
         if self.emptied and not any(s.card == self.holds for s in last):
             return True  # the zone was empty, and what lies there now never reads as its card
         return float(np.hypot(*(centres.mean(axis=0) - self.held_at))) > self.replaced_px
@@ -219,12 +219,12 @@ class ZoneTracker:
         if sure:
             votes = Counter(s.card for s in sure)
             card, count = votes.most_common(1)[0]
-            agreeing = [s for s in sure if s.card == card]
+            agreeing = [s for s in sure if s.card == card] \
+                if count >= self.land_frames and card != self.holds and seen.card == card else []
             centres = np.array([s.centre for s in agreeing])
             still = float(np.ptp(centres, axis=0).max()) <= self.still_px if len(agreeing) > 1 \
                 else True
-            if count >= self.land_frames and still and card != self.holds \
-                    and seen.card == card:
+            if agreeing and still:  # enough sure reads of a new card, the last one among them
                 if self.holds is not None:
                     events.append(ZoneCleared(self.seat, self.holds, frame))
                 self.holds, self.emptied = card, False
