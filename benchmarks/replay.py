@@ -28,6 +28,7 @@ from referee.config import RulesConfig  # noqa: E402
 from vision.classify import CardClassifier  # noqa: E402
 from vision.detect import CardDetector  # noqa: E402
 from vision.game import TableReferee  # noqa: E402
+from vision.models import threads_beside_reading  # noqa: E402
 from vision.options import at_least  # noqa: E402
 from vision.session import run_session  # noqa: E402
 from vision.sources import SourceStats, open_source, video_frames  # noqa: E402
@@ -42,9 +43,10 @@ def main() -> None:
     parser.add_argument("--clip")
     parser.add_argument("--truth")
     parser.add_argument("--design", default="test")
-    parser.add_argument("--threads", type=at_least(1), default=2,
+    parser.add_argument("--threads", type=at_least(1), default=threads_beside_reading(),
                         help="onnxruntime threads for the detector and the classifier each "
-                             "(replay's default: 2)")
+                             "(default: replay's, %(default)s here: up to two, leaving the "
+                             "decoding a core)")
     parser.add_argument("--repeat", type=at_least(1), default=3,
                         help="time decoding and refereeing this many times each, in turn, and "
                              "take the medians (the machine's noise is large)")

@@ -8,6 +8,14 @@ from pathlib import Path
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
+def threads_beside_reading() -> int:
+    """Threads for each model while frames are decoded ahead on a thread of their own
+    (``vision.sources.read_ahead``, as ``replay`` reads a clip): up to two, leaving that
+    thread a core of its own. On two cores one thread each referees a clip faster than two,
+    which would take turns with the decoding (``benchmarks/replay.py``)."""
+    return max(1, min(2, (os.cpu_count() or 1) - 1))
+
+
 def load_session(path: Path | str, threads: int | None, what: str, error: type[Exception]):
     """An onnxruntime session for the model at ``path`` (``what``: "detector" or
     "classifier", as in messages and in ``python -m vision.train WHAT``), on ``threads``

@@ -37,7 +37,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from referee.config import ConfigError, load_rules_config
     from vision.classify import CardClassifier, ClassifierError
     from vision.detect import CardDetector, DetectorError
-    from vision.models import MODELS
+    from vision.models import MODELS, threads_beside_reading
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, resume_from, run_session
@@ -79,9 +79,11 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             return fail(f"cannot read the truth log '{ns.truth}': {error}", 2)
     keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration))
     models = Path(ns.models) if ns.models else MODELS
+    # a clip is decoded ahead on a thread of its own, which needs a core; a camera is not
+    threads = threads_beside_reading() if command == "replay" else None
     try:
-        detector = CardDetector(models / "detector.onnx")
-        classifier = CardClassifier(models / "cards.onnx")
+        detector = CardDetector(models / "detector.onnx", threads=threads)
+        classifier = CardClassifier(models / "cards.onnx", threads=threads)
     except (DetectorError, ClassifierError) as error:
         return fail(str(error))
     table = TableReferee(rules, trump=trump)

@@ -3,6 +3,7 @@ ahead on a thread."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -11,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.models import threads_beside_reading
 from vision.sources import (Frame, SourceError, SourceStats, camera_frames, folder_frames,
                             open_source, read_ahead, video_frames)
 
@@ -86,6 +88,14 @@ def test_reading_ahead_gives_the_same_frames_and_stats(tmp_path):
     assert [f.index for f in got] == [f.index for f in expected]
     assert all(np.array_equal(a.image, b.image) for a, b in zip(got, expected))
     assert ahead == plain
+
+
+@pytest.mark.parametrize("cores, threads", [(None, 1), (1, 1), (2, 1), (3, 2), (16, 2)])
+def test_the_models_leave_a_clips_decoding_a_core(monkeypatch, cores, threads):
+    """``replay`` decodes a clip ahead on a thread of its own (with one decoder thread, above:
+    the same frames): on two cores the models then take one thread each, not two."""
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    assert threads_beside_reading() == threads
 
 
 def test_reading_ahead_raises_what_the_source_raises_after_its_frames():
