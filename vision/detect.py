@@ -633,9 +633,7 @@ def _cut_by_the_edge(quad: np.ndarray, picture: tuple[int, int] | None) -> bool:
     if picture is None:
         return False
     limits, near = _picture_edges(*picture)
-    cut = [k for k in range(4)
-           if any(abs(quad[k][axis] - at) <= near and abs(quad[(k + 1) % 4][axis] - at) <= near
-                  for axis, at in limits)]
+    cut = [k for k in range(4) if _edges_under(quad[k], quad[(k + 1) % 4], limits, near)]
     sides = [quad[(k + 1) % 4] - quad[k] for k in range(4)]
 
     def degrees(u: np.ndarray, v: np.ndarray) -> float:
@@ -787,6 +785,15 @@ def _picture_edges(width: int, height: int) -> tuple[tuple[tuple[int, float], ..
     return limits, max(3.0, ON_THE_EDGE * min(width, height))
 
 
+def _edges_under(p: np.ndarray, q: np.ndarray, limits: tuple[tuple[int, float], ...],
+                 near: float) -> list[tuple[int, float]]:
+    """The picture's edges (of ``limits``, as ``_picture_edges`` gives them) that the side from
+    ``p`` to ``q`` lies along, both its ends within ``near`` of it (two only for a side no
+    longer than that, at a corner of the picture)."""
+    return [(axis, at) for axis, at in limits
+            if abs(p[axis] - at) <= near and abs(q[axis] - at) <= near]
+
+
 def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
                       height: int) -> np.ndarray:
     """``after`` (N, 4, 2), the outlines ``before`` snapped to the picture's strongest edges,
@@ -801,10 +808,7 @@ def _back_on_the_edge(before: np.ndarray, after: np.ndarray, width: int,
     limits, near = _picture_edges(width, height)
     by_edge = ((before <= near) | (before >= [width - 1 - near, height - 1 - near])).any(axis=2)
     for n, k in zip(*np.nonzero(by_edge & np.roll(by_edge, -1, axis=1))):
-        p, q = before[n, k], before[n, (k + 1) % 4]
-        for axis, at in limits:
-            if abs(p[axis] - at) > near or abs(q[axis] - at) > near:
-                continue
+        for axis, at in _edges_under(before[n, k], before[n, (k + 1) % 4], limits, near):
             for corner, other in ((k, (k - 1) % 4), ((k + 1) % 4, (k + 2) % 4)):
                 inner, outer = out[n, other], out[n, corner]
                 step = outer[axis] - inner[axis]

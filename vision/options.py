@@ -58,7 +58,8 @@ def model_folder(text: str) -> str:
     """A folder holding both models, ``detector.onnx`` and ``cards.onnx``."""
     from pathlib import Path
 
-    missing = [name for name in ("detector.onnx", "cards.onnx") if not (Path(text) / name).is_file()]
+    missing = [name for name in ("detector.onnx", "cards.onnx")
+               if not (Path(text) / name).is_file()]
     if missing:
         raise argparse.ArgumentTypeError(f"'{text}' holds no {' and no '.join(missing)}")
     return text

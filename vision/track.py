@@ -182,6 +182,25 @@ class ZoneTracker:
         self.emptied = False
         return event
 
+    def _land(self, card: str, agreeing: list[_Seen], centres: np.ndarray,
+              frame: int) -> list[TrackEvent]:
+        """``card``, read the same, still and sure on ``agreeing`` (at ``centres``), lands
+        (clearing the card held before, if any)."""
+        events: list[TrackEvent] = []
+        if self.holds is not None:
+            events.append(ZoneCleared(self.seat, self.holds, frame))
+        self.holds, self.emptied = card, False
+        self.held_at = tuple(np.mean(centres, axis=0)) if len(agreeing) > 1 \
+            else agreeing[0].centre
+        self.unclear = 0
+        self.said_unclear = False
+        confidence = float(np.median([s.confidence for s in agreeing]))
+        quad = tuple((float(x), float(y)) for x, y in agreeing[-1].quad)
+        self.looks = [s.confidence for s in agreeing if s.fresh]
+        events.append(CardLanded(self.seat, card, confidence, frame, quad,
+                                 max(1, len(self.looks)), _mean_odds(agreeing)))
+        return events
+
     def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
         events = self._update(seen, frame)
         self._follow_unread(seen, frame)
@@ -217,27 +236,13 @@ class ZoneTracker:
         sure = [s for s in self.recent if s is not None and s.card is not None
                 and s.confidence >= self.min_confidence]
         if sure:
-            votes = Counter(s.card for s in sure)
-            card, count = votes.most_common(1)[0]
-            agreeing = [s for s in sure if s.card == card] \
-                if count >= self.land_frames and card != self.holds and seen.card == card else []
-            centres = np.array([s.centre for s in agreeing])
-            still = float(np.ptp(centres, axis=0).max()) <= self.still_px if len(agreeing) > 1 \
-                else True
-            if agreeing and still:  # enough sure reads of a new card, the last one among them
-                if self.holds is not None:
-                    events.append(ZoneCleared(self.seat, self.holds, frame))
-                self.holds, self.emptied = card, False
-                self.held_at = tuple(np.mean(centres, axis=0)) if len(agreeing) > 1 \
-                    else agreeing[0].centre
-                self.unclear = 0
-                self.said_unclear = False
-                confidence = float(np.median([s.confidence for s in agreeing]))
-                quad = tuple((float(x), float(y)) for x, y in agreeing[-1].quad)
-                self.looks = [s.confidence for s in agreeing if s.fresh]
-                events.append(CardLanded(self.seat, card, confidence, frame, quad,
-                                         max(1, len(self.looks)), _mean_odds(agreeing)))
-                return events
+            card, count = Counter(s.card for s in sure).most_common(1)[0]
+            # enough sure reads of a card the zone does not hold, this frame's among them
+            if count >= self.land_frames and card != self.holds and seen.card == card:
+                agreeing = [s for s in sure if s.card == card]
+                centres = np.array([s.centre for s in agreeing])
+                if len(agreeing) == 1 or float(np.ptp(centres, axis=0).max()) <= self.still_px:
+                    return events + self._land(card, agreeing, centres, frame)
         readable = seen.card is not None and seen.confidence >= self.min_confidence
         if readable or self.holds is not None:
             self.unclear = 0
