@@ -9,9 +9,9 @@ truncated or corrupt file), how often a camera had to be opened again. Sources r
 from __future__ import annotations
 
 import os
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +23,11 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 # FFmpeg writes its complaints about damaged files straight to the terminal; we say what went
 # wrong in one line of our own instead. OpenCV reads this when it first opens a video.
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
-READ_AHEAD = 16  # frames decoded ahead of the referee when replaying (1280x720: 2.8 MB each)
+# pictures decoded ahead of the referee when replaying (46 frames of 1280x720, 20 of 1920x1080):
+# 16 frames of 1280x720 left the referee waiting for frames after each stretch of quiet ones,
+# which it gets through faster than one core decodes them (ratio to decoding alone 0.39-0.45
+# on a 2-core machine; with 48 frames 0.46-0.51, peak memory 187 -> 275 MB)
+READ_AHEAD_MB = 128
 
 
 class SourceError(RuntimeError):
@@ -172,25 +176,42 @@ def folder_frames(folder: str | Path, fps: float = 30.0,
         yield Frame(image, index, index / fps)
 
 
-def read_ahead(frames: Iterator[Frame], depth: int = READ_AHEAD) -> Iterator[Frame]:
-    """``frames``, decoded on a thread of their own up to ``depth`` frames ahead, so that
-    decoding the next frame (OpenCV lets go of the interpreter meanwhile) overlaps with the
-    work on this one. Not for a camera: there the newest frame is wanted, not a queue.
+def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
+               depth: int | None = None) -> Iterator[Frame]:
+    """``frames``, decoded on a thread of their own up to ``budget_mb`` of pictures ahead (and,
+    given ``depth``, at most that many frames; always at least one), so that decoding the next
+    frames (OpenCV lets go of the interpreter meanwhile) overlaps with the work on this one,
+    and frames that cost little (nothing moved) can be taken from the queue while frames that
+    cost much (read by the models) let it fill. Not for a camera: there the newest frame is
+    wanted, not a queue.
 
     What the source raises is raised here, in order; the source is closed when the caller
     stops early."""
-    handoff: queue.Queue = queue.Queue(maxsize=depth)
+    budget = budget_mb * 2**20
+    waiting: deque = deque()
+    held = [0]  # bytes of the pictures waiting
+    turn = threading.Condition()
     stop = threading.Event()
     end = object()
 
+    def size(item: object) -> int:
+        return item.image.nbytes if isinstance(item, Frame) else 0
+
+    def full(need: int) -> bool:
+        return bool(waiting) and (held[0] + need > budget
+                                  or (depth is not None and len(waiting) >= depth))
+
     def give(item: object) -> bool:
-        while not stop.is_set():
-            try:
-                handoff.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
+        need = size(item)
+        with turn:
+            while full(need) and not stop.is_set():
+                turn.wait(0.1)
+            if stop.is_set():
+                return False
+            waiting.append(item)
+            held[0] += need
+            turn.notify_all()
+        return True
 
     def pump() -> None:
         try:
@@ -208,7 +229,12 @@ def read_ahead(frames: Iterator[Frame], depth: int = READ_AHEAD) -> Iterator[Fra
     worker.start()
     try:
         while True:
-            item = handoff.get()
+            with turn:
+                while not waiting:
+                    turn.wait()
+                item = waiting.popleft()
+                held[0] -= size(item)
+                turn.notify_all()
             if item is end:
                 return
             if isinstance(item, BaseException):

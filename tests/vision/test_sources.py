@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import cv2
 import numpy as np
@@ -126,6 +127,29 @@ def test_stopping_early_closes_the_source_and_its_thread():
     frames.close()
     assert closed.is_set()
     assert not any(t.name == "read-ahead" for t in threading.enumerate())
+
+
+def test_reading_ahead_holds_no_more_pictures_than_its_budget():
+    """Frames are decoded ahead up to a budget of memory, whatever their size: a 1 MB
+    picture with a 3 MB budget is decoded at most three frames ahead (and the one the
+    caller holds, and the one being decoded)."""
+    made = []
+
+    def source():
+        for n in range(50):
+            made.append(n)
+            yield Frame(np.zeros((1024, 1024), np.uint8), n, n / 30)
+
+    frames = read_ahead(source(), budget_mb=3)
+    assert next(frames).index == 0
+    time.sleep(0.3)  # time enough to decode all 50 were there no budget
+    assert 3 <= len(made) <= 5
+    assert [f.index for f in frames] == list(range(1, 50))
+
+
+def test_reading_ahead_takes_a_picture_bigger_than_its_budget():
+    pictures = (Frame(np.zeros((2048, 1024), np.uint8), n, n / 30) for n in range(3))
+    assert [f.index for f in read_ahead(pictures, budget_mb=1)] == [0, 1, 2]
 
 
 def test_a_damaged_video_does_not_make_ffmpeg_chatter(tmp_path):
