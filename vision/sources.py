@@ -26,7 +26,7 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 # pictures decoded ahead of the referee when replaying (46 frames of 1280x720, 20 of 1920x1080):
 # 16 frames of 1280x720 left the referee waiting for frames after each stretch of quiet ones,
 # which it gets through faster than one core decodes them (ratio to decoding alone 0.39-0.45
-# on a 2-core machine; with 48 frames 0.46-0.51, peak memory 187 -> 275 MB)
+# on a 2-core machine; with this budget 0.47-0.49, peak memory 187 -> 272 MB)
 READ_AHEAD_MB = 128
 
 

@@ -128,3 +128,29 @@ def test_a_nudged_camera_is_followed_at_the_next_recheck():
     assert np.abs(after.to_table(cam_b.project(probe)) - probe).max() < 2
     assert keeper.moves == 1
     assert keeper.update(bare, 5.0) is after  # markers hidden: keep what we had
+
+
+def test_the_quick_look_finds_the_markers_where_they_were_and_only_there():
+    from vision.table import find_markers, markers_near
+
+    _, first = table_picture(30, 8)
+    calibration = from_markers(first, LAYOUT)
+    near, everywhere = markers_near(first, calibration), find_markers(first)
+    assert sorted(near) == sorted(everywhere) == [0, 1, 2, 3]
+    for marker_id, corners in everywhere.items():
+        assert np.abs(near[marker_id] - corners).max() < 0.01
+    _, far = table_picture(10, -60)  # the camera swung right round: nothing where it was
+    assert len(markers_near(far, calibration)) < 3 <= len(find_markers(far))
+
+
+def test_a_camera_moved_far_is_followed_by_a_look_at_the_whole_picture():
+    from vision.table import CalibrationKeeper
+
+    _, first = table_picture(30, 8)
+    cam_far, far = table_picture(10, -60)
+    keeper = CalibrationKeeper(layout=LAYOUT, recheck_s=2.0)
+    keeper.update(first, 0.0)
+    after = keeper.update(far, 2.5)
+    probe = np.array([(250.0, 250.0), (100.0, 400.0)])
+    assert np.abs(after.to_table(cam_far.project(probe)) - probe).max() < 2
+    assert keeper.moves == 1
