@@ -46,6 +46,7 @@ import numpy as np
 from referee.seats import SEATS, Seat
 
 from .detect import CardDetections, table_box
+from .sources import preview
 from .table import Calibration
 
 
@@ -111,18 +112,20 @@ class ChangeGate:
         self.waited = 0
         self.reads = 0
 
-    def thumb(self, image: np.ndarray) -> np.ndarray:
-        """Every ``step``-th pixel (from ``step // 2``), grey, as int16 for differences."""
+    def thumb(self, image: np.ndarray, shown: np.ndarray | None = None) -> np.ndarray:
+        """The part of ``image`` in the box (``self.box``) at every ``step``-th pixel (from
+        ``step // 2``), grey, as int16 for differences. ``shown``: the whole picture's
+        ``vision.sources.preview`` at the same step, when it was worked out already (the box
+        starts on a multiple of the step, so its pixels are the same)."""
+        rows, cols = self.box
         s = self.step
-        h, w = image.shape[:2]
-        if h >= s and w >= s:  # image[s // 2::s, s // 2::s] (less a last partial step), in C
-            small = cv2.resize(image[:h - h % s, :w - w % s], (w // s, h // s),
-                               interpolation=cv2.INTER_NEAREST_EXACT)
-        else:
-            small = np.ascontiguousarray(image[s // 2::s, s // 2::s])
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return small.astype(np.int16)
+        if shown is not None and shown.shape[:2] == (image.shape[0] // s, image.shape[1] // s):
+            h = len(range(*rows.indices(image.shape[0])))
+            w = len(range(*cols.indices(image.shape[1])))
+            if h >= s and w >= s:
+                y0, x0 = rows.start // s, cols.start // s
+                return shown[y0:y0 + h // s, x0:x0 + w // s].astype(np.int16)
+        return preview(image[self.box], s).astype(np.int16)
 
     def _zone_masks(self, calibration: Calibration, shape: tuple[int, ...]) -> None:
         """Frame the zones (and their margins) in the picture, and mark each on the thumbnail
@@ -132,7 +135,7 @@ class ChangeGate:
         x0, y0, x1, y1 = table_box(calibration, width, height, SEATS, m)
         x0, y0 = x0 - x0 % s, y0 - y0 % s
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
-        thumb_shape = self.thumb(np.zeros((y1 - y0, x1 - x0), np.uint8)).shape
+        thumb_shape = preview(np.zeros((y1 - y0, x1 - x0), np.uint8), s).shape
         self.masks, self.inner, self.empty_thumb = {}, {}, None
         for zone in calibration.layout.zones():
             for d, masks in ((m, self.masks), (0.0, self.inner)):
@@ -159,7 +162,8 @@ class ChangeGate:
         pixels, need = region
         return np.count_nonzero(diff.ravel().take(pixels)) >= need
 
-    def plan(self, image: np.ndarray, calibration: Calibration | None) -> Plan:
+    def plan(self, image: np.ndarray, calibration: Calibration | None,
+             shown: np.ndarray | None = None) -> Plan:
         if calibration is None:
             self.calibration, self.last_read, self.previous = None, None, None
             self.detections = CardDetections()
@@ -167,7 +171,7 @@ class ChangeGate:
         if calibration is not self.calibration or image.shape != self.shape:
             self._zone_masks(calibration, image.shape)
             self.calibration, self.last_read = calibration, None
-        thumb = self.thumb(image[self.box])
+        thumb = self.thumb(image, shown)
         previous, self.previous = self.previous, thumb
         if self.last_read is None or previous is None:
             return self._read(thumb)

@@ -165,7 +165,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         calibration = keeper.update(frame.image, frame.time_s)
         if calibration is not None:
             result.calibrated_frames += 1
-        plan = gate.plan(frame.image, calibration)
+        plan = gate.plan(frame.image, calibration, frame.preview)
         if plan.action is Action.READ:
             # only the zones where something has come to rest are read afresh
             # (with more of the table around them where a zone read empty does not look it)

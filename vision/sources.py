@@ -34,11 +34,34 @@ class SourceError(RuntimeError):
     """A source that cannot be opened; the message says which and why."""
 
 
+PREVIEW_STEP = 8  # the grey preview's pixels are every 8th of the picture's, each way
+
+
 @dataclass(frozen=True)
 class Frame:
     image: np.ndarray
     index: int
     time_s: float
+    # the picture's grey preview (``preview``), when worked out beside the decoding (by
+    # ``read_ahead``), so that the change gate (``vision.motion``) need not on the main thread
+    preview: np.ndarray | None = None
+
+
+def preview(image: np.ndarray, step: int = PREVIEW_STEP) -> np.ndarray:
+    """Every ``step``-th pixel of ``image`` each way (from ``step // 2``), grey: what the
+    change gate compares from frame to frame."""
+    h, w = image.shape[:2]
+    if h >= step and w >= step:  # image[step // 2::step, step // 2::step] (less a last
+        # partial step), in C
+        small = cv2.resize(image[:h - h % step, :w - w % step], (w // step, h // step),
+                           interpolation=cv2.INTER_NEAREST_EXACT)
+    else:
+        small = np.ascontiguousarray(image[step // 2::step, step // 2::step])
+    if small.ndim == 2:
+        return small
+    if small.size == 0:  # a picture smaller than a step
+        return np.zeros(small.shape[:2], np.uint8)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
 
 
 @dataclass
@@ -180,7 +203,8 @@ def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
                depth: int | None = None) -> Iterator[Frame]:
     """``frames``, decoded on a thread of their own up to ``budget_mb`` of pictures ahead (and,
     given ``depth``, at most that many frames; always at least one), so that decoding the next
-    frames (OpenCV lets go of the interpreter meanwhile) overlaps with the work on this one,
+    frames (OpenCV lets go of the interpreter meanwhile) overlaps with the work on this one
+    (each frame's ``preview`` is worked out there too),
     and frames that cost little (nothing moved) can be taken from the queue while frames that
     cost much (read by the models) let it fill. Not for a camera: there the newest frame is
     wanted, not a queue.
@@ -216,6 +240,8 @@ def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
     def pump() -> None:
         try:
             for frame in frames:
+                if frame.preview is None:
+                    frame = Frame(frame.image, frame.index, frame.time_s, preview(frame.image))
                 if not give(frame):
                     break
             else:

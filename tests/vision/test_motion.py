@@ -289,3 +289,20 @@ def test_what_a_card_found_covers_is_no_sign_of_a_missed_card():
     plan = gate.plan(table(card), CALIBRATION)
     gate.remember(card_read_at(card), plan.read)  # found and read surely
     assert gate.missed_zones() == frozenset()
+
+
+def test_the_preview_worked_out_beside_the_decoding_is_the_gates_own_thumbnail():
+    """Replay works out each frame's grey preview on the decoding thread; the gate takes its
+    box out of it instead of shrinking the picture again, and must see the same pixels."""
+    from vision.sources import preview
+
+    rng = np.random.default_rng(4)
+    for step in (8, 6):
+        gate = ChangeGate(step=step)
+        picture = rng.integers(0, 256, (543, 967, 3), np.uint8)
+        gate.plan(picture, CALIBRATION)  # works out the box
+        assert gate.box[0].start % step == 0 and gate.box[1].start % step == 0
+        own = gate.thumb(picture)
+        assert own.shape[0] > 10 and own.shape[1] > 10
+        assert np.array_equal(gate.thumb(picture, preview(picture, step)), own)
+        assert not np.array_equal(gate.thumb(picture, preview(picture[::-1], step)), own)
