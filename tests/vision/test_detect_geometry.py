@@ -10,7 +10,8 @@ import pytest
 from vision.detect import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _back_on_the_edge,
                            _card_shaped, _cards_shaped, _cut_by_the_edge, _enclosing_quad,
                            _fill_holes, _fit_on_table, _fit_quad, _from_core,
-                           _join_split_cores, _meeting_corners, _outline, _quad_around, _shrink,
+                           _join_split_cores, _meeting_corners, _outline, _quad_around, _refined_twice,
+                           _shrink,
                            _snapped_cores, _split_waisted_cores, joined_ends, past_the_edge,
                            past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders
@@ -129,6 +130,31 @@ def test_edges_snap_to_the_picture_each_card_within_its_own_reach():
     assert np.array_equal(short[1], guesses[1])
     tiny = np.array([[(10, 10), (14, 10), (14, 15), (10, 15)]], float)
     assert np.array_equal(refine_quads(gray, tiny, 5.0), tiny)
+
+
+def test_edges_are_snapped_on_the_grey_part_about_the_cards_as_on_the_whole_picture():
+    """The detector makes grey only the part of the frame about its cards before snapping
+    their edges; every pixel the two looks take lies in it, so the corners come out as on
+    the whole picture made grey (to rounding), for a card in the middle as for one cut by
+    the picture's edge."""
+    rng = np.random.default_rng(5)
+    frame = rng.integers(20, 60, (360, 640, 3), np.uint8)
+    cards = [np.round(cv2.boxPoints(box)) for box in (((300, 180), (70, 110), 23.0),
+                                                      ((25, 300), (70, 110), -8.0))]
+    for card in cards:
+        cv2.fillPoly(frame, [card.astype(np.int32)], (230, 225, 220))
+    # a stripe 6 px outside one of the first card's sides, within reach: the whole picture's
+    # snapping sees it, so the part's must too
+    outward = cards[0][2:4].mean(axis=0) - cards[0].mean(axis=0)
+    stripe = cards[0][2:4] + 6 * outward / np.linalg.norm(outward)
+    cv2.line(frame, tuple(map(int, stripe[0])), tuple(map(int, stripe[1])), (250, 250, 250), 2)
+    guesses = np.array([card + rng.uniform(-4, 4, (4, 2)) for card in cards])
+    reaches = np.array([9.0, 6.0])
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    whole = refine_quads(gray, refine_quads(gray, guesses, reaches), 3.0)
+    part = _refined_twice(frame, guesses, reaches)
+    assert np.abs(part - whole).max() < 0.1
+    assert np.abs(part[0] - guesses[0]).max() > 4  # (the stripe was taken for the card's side)
 
 
 def test_a_stray_point_does_not_tilt_a_fitted_edge():
