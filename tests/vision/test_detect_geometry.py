@@ -10,10 +10,9 @@ import pytest
 from vision.detect import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _back_on_the_edge,
                            _card_shaped, _cards_shaped, _cut_by_the_edge, _enclosing_quad,
                            _fill_holes, _fit_on_table, _fit_quad, _from_core,
-                           _join_split_cores, _meeting_corners, _outline, _quad_around, _refined_twice,
-                           _shrink,
-                           _snapped_cores, _split_waisted_cores, joined_ends, past_the_edge,
-                           past_the_edge_guesses, refine_quads)
+                           _join_split_cores, _meeting_corners, _outline, _quad_around,
+                           _refined_twice, _shrink, _snapped_cores, _split_waisted_cores,
+                           joined_ends, past_the_edge, past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders
 from vision.layout import CARD_MM
 from vision.table import from_corners

@@ -74,3 +74,32 @@ def test_a_region_far_bigger_than_any_stack_is_not_searched():
     # the same card with a region about it is found
     around = calibration.to_image(_card_mm((250, 250), 0.0, 110.0))
     assert top_card(picture, around, calibration) is not None
+
+
+def _two_cards(calibration, offset_mm):
+    """A card lying over another, shifted by ``offset_mm``; the two faces alike and without
+    rims, so where the top card's sides lie over the other card no edge shows at all (a
+    white card on a white card, seen from far): only the parts over the table show."""
+    picture = np.full((720, 1280), 60, np.uint8)
+    under = _card_mm((250, 250), 0.0)
+    top = _card_mm((250 + offset_mm[0], 250 + offset_mm[1]), 0.0)
+    for card in (under, top):
+        _draw(picture, calibration, card, border=225)
+    union = np.zeros_like(picture)
+    for card in (under, top):
+        cv2.fillPoly(union, [np.round(calibration.to_image(card)).astype(np.int32)], 1)
+    contour = max(cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                  key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    return picture, contour, top
+
+
+def test_a_card_whose_side_shows_along_more_than_half_its_length_is_whole():
+    """On the hard pictures a top card's side over another card often shows only faintly; a
+    card is whole when each side shows along at least half its length, and one whose side
+    mostly lies over another card's face is not."""
+    calibration = _table()
+    picture, contour, top = _two_cards(calibration, (40, 50))  # a long side 43 % over
+    corners, whole = top_card(picture, contour, calibration)
+    assert whole and _corner_error_mm(calibration, corners, top) < 3.0
+    picture, contour, _ = _two_cards(calibration, (40, 10))  # a long side 89 % over
+    assert not top_card(picture, contour, calibration)[1]
