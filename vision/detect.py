@@ -36,9 +36,10 @@ import numpy as np
 from referee.seats import Seat
 
 from .geometry import portrait_orders, runs_off
-from .layout import CARD_MM
+from .layout import CARD_MM, TableLayout
 from .models import MODELS, load_session
 from .stacks import top_card
+from .table import Calibration, CalibrationError
 
 
 @dataclass
@@ -296,21 +297,31 @@ class CardDetector:
         shaped = _cards_shaped(refined, calibration)
         on_top = np.zeros(len(refined), bool)
         gray = _Grey(frame)
+        # cards over one another, or a card and a hand, make one region that is not one whole
+        # card: a card on top may still show whole (found on the picture itself, so a short look
+        # settles its edges). Without a calibration the table's plane is the one the nearest
+        # whole card in the picture shows.
+        searched = [i for i in range(len(refined)) if not (whole[i] and shaped[i])]
         if calibration is not None:
-            # cards over one another, or a card and a hand, make one region that is not one
-            # whole card: a card on top may still show whole (found on the picture itself, so
-            # a short look settles its edges)
-            tops = [(i, top_card(gray.whole, _to_picture(contours[i].reshape(-1, 2), scale,
-                                                   (x0, y0)), calibration))
-                    for i in range(len(refined)) if not (whole[i] and shaped[i])]
-            tops = [(i, top) for i, top in tops if top is not None]
-            if tops:
-                settled = refine_quads(gray.whole, np.array([corners for _, (corners, _) in tops]),
-                                       3.0)
-                for (i, (_, shows)), quad in zip(tops, settled):
-                    refined[i], whole[i] = quad, shows
-                    on_top[i] = not shows
-                shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
+            planes = dict.fromkeys(searched, calibration)
+        else:  # (a card running off the picture has a guessed outline: no plane from it)
+            size = (frame.shape[1], frame.shape[0])
+            seen = np.array(whole, bool) & shaped & ~runs_off(refined, *size, margin=2.0)
+            planes = _card_planes(refined, seen, searched, size) if searched else {}
+        tops = [(i, top_card(gray.whole, _to_picture(contours[i].reshape(-1, 2), scale,
+                                                     (x0, y0)), planes[i]))
+                for i in searched if i in planes]
+        # on a photograph a top card whose sides do not all show is left as the detector
+        # found it (read along its own outline, and trusted only if read surely)
+        tops = [(i, top) for i, top in tops
+                if top is not None and (calibration is not None or top[1])]
+        if tops:
+            settled = refine_quads(gray.whole, np.array([corners for _, (corners, _) in tops]),
+                                   3.0)
+            for (i, (_, shows)), quad in zip(tops, settled):
+                refined[i], whole[i] = quad, shows
+                on_top[i] = not shows
+            shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
         q = portrait_orders(refined).astype(np.float32)
         inside = ~runs_off(refined, frame.shape[1], frame.shape[0], margin=2.0)
         found = CardDetections(q, np.array(scores, np.float32),
@@ -322,6 +333,34 @@ class CardDetector:
             if seats is not None:
                 found = found[np.array([s in seats for s in found.seats], bool)]
         return found
+
+
+def _card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],
+                 size: tuple[int, int]) -> dict[int, Calibration]:
+    """For a picture without a calibration: for each region of ``wanted`` (indices into
+    ``quads``, (N, 4, 2) outlines), the table's plane as the whole card nearest to it (of
+    ``whole``) shows it, as a calibration whose millimetres are that card's own (its short
+    side along x); none where no card is whole. Cards lie on one plane, so one card's
+    outline maps the table about it well enough to look for a card lying on top of another
+    there (``vision.stacks``), whose four sides must then show."""
+    candidates = [j for j in np.flatnonzero(whole) if np.isfinite(quads[j]).all()]
+    if not candidates:
+        return {}
+    ordered = portrait_orders(quads[candidates])
+    middles = ordered.mean(axis=1)
+    short, long = CARD_MM
+    card_mm = np.array([(0, 0), (short, 0), (short, long), (0, long)], float)
+    planes: dict[int, Calibration] = {}
+    for i in wanted:
+        nearest = int(np.argmin(np.linalg.norm(middles - quads[i].mean(axis=0), axis=1)))
+        try:
+            plane = Calibration(ordered[nearest], card_mm, size, TableLayout(), source="card",
+                                name="card")
+            plane.to_table_matrix  # noqa: B018 - a degenerate outline fails here
+        except CalibrationError:
+            continue
+        planes[i] = plane
+    return planes
 
 
 def _on_a_marker(calibration, point: tuple[float, float],  # noqa: ANN001
