@@ -26,15 +26,13 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 # pictures decoded ahead of the referee when replaying (46 frames of 1280x720, 20 of 1920x1080):
 # 16 frames of 1280x720 left the referee waiting for frames after each stretch of quiet ones,
 # which it gets through faster than one core decodes them (ratio to decoding alone 0.39-0.45
-# on a 2-core machine; with this budget 0.47-0.49, peak memory 187 -> 272 MB)
+# on a 2-core machine; with this budget 0.47-0.49, peak memory 186 -> 227-272 MB)
 READ_AHEAD_MB = 128
+PREVIEW_STEP = 8  # the grey preview's pixels are every 8th of the picture's, each way
 
 
 class SourceError(RuntimeError):
     """A source that cannot be opened; the message says which and why."""
-
-
-PREVIEW_STEP = 8  # the grey preview's pixels are every 8th of the picture's, each way
 
 
 @dataclass(frozen=True)
@@ -51,8 +49,7 @@ def preview(image: np.ndarray, step: int = PREVIEW_STEP) -> np.ndarray:
     """Every ``step``-th pixel of ``image`` each way (from ``step // 2``), grey: what the
     change gate compares from frame to frame."""
     h, w = image.shape[:2]
-    if h >= step and w >= step:  # image[step // 2::step, step // 2::step] (less a last
-        # partial step), in C
+    if h >= step and w >= step:  # image[step // 2::step, step // 2::step], in C
         small = cv2.resize(image[:h - h % step, :w - w % step], (w // step, h // step),
                            interpolation=cv2.INTER_NEAREST_EXACT)
     else:
@@ -203,11 +200,10 @@ def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
                depth: int | None = None) -> Iterator[Frame]:
     """``frames``, decoded on a thread of their own up to ``budget_mb`` of pictures ahead (and,
     given ``depth``, at most that many frames; always at least one), so that decoding the next
-    frames (OpenCV lets go of the interpreter meanwhile) overlaps with the work on this one
-    (each frame's ``preview`` is worked out there too),
-    and frames that cost little (nothing moved) can be taken from the queue while frames that
-    cost much (read by the models) let it fill. Not for a camera: there the newest frame is
-    wanted, not a queue.
+    frames (OpenCV lets go of the interpreter meanwhile) overlaps with the work on this one,
+    and frames that cost little (nothing moved) are taken from the queue while frames that
+    cost much (read by the models) let it fill. Each frame's ``preview`` is worked out there
+    too. Not for a camera: there the newest frame is wanted, not a queue.
 
     What the source raises is raised here, in order; the source is closed when the caller
     stops early."""

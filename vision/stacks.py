@@ -13,6 +13,10 @@ detector does with any card it is not sure is whole, unless the classifier reads
 a card back (a back's pattern often runs to its edge, where it looks like the back under it; a
 back is never a play, so taking it costs the referee nothing).
 
+A photograph without markers has no calibration, but its cards lie on one plane: the outline
+of the whole card nearest to the region maps the table about it (``vision.detect``), and a top
+card found there is taken only when its four sides show.
+
 The search costs about 8 ms a region on a 2-core machine (15 ms for a big pile), and only
 regions that are not one whole card pay it.
 """
