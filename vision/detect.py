@@ -350,16 +350,19 @@ def _card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],
     middles = ordered.mean(axis=1)
     short, long = CARD_MM
     card_mm = np.array([(0, 0), (short, 0), (short, long), (0, long)], float)
+    made: dict[int, Calibration | None] = {}  # each card's plane, made once
     planes: dict[int, Calibration] = {}
     for i in wanted:
         nearest = int(np.argmin(np.linalg.norm(middles - quads[i].mean(axis=0), axis=1)))
-        try:
-            plane = Calibration(ordered[nearest], card_mm, size, TableLayout(), source="card",
-                                name="card")
-            plane.to_table_matrix  # noqa: B018 - a degenerate outline fails here
-        except CalibrationError:
-            continue
-        planes[i] = plane
+        if nearest not in made:
+            try:
+                made[nearest] = Calibration(ordered[nearest], card_mm, size, TableLayout(),
+                                            source="card", name="card")
+                made[nearest].to_table_matrix  # noqa: B018 - a degenerate outline fails here
+            except CalibrationError:
+                made[nearest] = None
+        if made[nearest] is not None:
+            planes[i] = made[nearest]
     return planes
 
 

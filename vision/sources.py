@@ -13,7 +13,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -196,13 +196,12 @@ def folder_frames(folder: str | Path, fps: float = 30.0,
         yield Frame(image, index, index / fps)
 
 
-def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
-               depth: int | None = None) -> Iterator[Frame]:
-    """``frames``, decoded on a thread of their own up to ``budget_mb`` of pictures ahead (and,
-    given ``depth``, at most that many frames; always at least one), so that decoding the next
-    frames (OpenCV lets go of the interpreter meanwhile) overlaps with the work on this one,
-    and frames that cost little (nothing moved) are taken from the queue while frames that
-    cost much (read by the models) let it fill. Each frame's ``preview`` is worked out there
+def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB) -> Iterator[Frame]:
+    """``frames``, decoded on a thread of their own up to ``budget_mb`` of pictures ahead
+    (always at least one frame), so that decoding the next frames (OpenCV lets go of the
+    interpreter meanwhile) overlaps with the work on this one, and frames that cost little
+    (nothing moved) are taken from the queue while frames that cost much (read by the models)
+    let it fill. Each frame's ``preview`` is worked out there
     too. Not for a camera: there the newest frame is wanted, not a queue.
 
     What the source raises is raised here, in order; the source is closed when the caller
@@ -218,8 +217,7 @@ def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
         return item.image.nbytes if isinstance(item, Frame) else 0
 
     def full(need: int) -> bool:
-        return bool(waiting) and (held[0] + need > budget
-                                  or (depth is not None and len(waiting) >= depth))
+        return bool(waiting) and held[0] + need > budget
 
     def give(item: object) -> bool:
         need = size(item)
@@ -237,7 +235,7 @@ def read_ahead(frames: Iterator[Frame], budget_mb: float = READ_AHEAD_MB,
         try:
             for frame in frames:
                 if frame.preview is None:
-                    frame = Frame(frame.image, frame.index, frame.time_s, preview(frame.image))
+                    frame = replace(frame, preview=preview(frame.image))
                 if not give(frame):
                     break
             else:

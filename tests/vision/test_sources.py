@@ -107,7 +107,7 @@ def test_reading_ahead_raises_what_the_source_raises_after_its_frames():
 
     seen = []
     with pytest.raises(SourceError, match="ends in a mess"):
-        for frame in read_ahead(source(), depth=2):
+        for frame in read_ahead(source(), budget_mb=0):
             seen.append(frame.index)
     assert seen == [0, 1, 2]
 
@@ -122,7 +122,7 @@ def test_stopping_early_closes_the_source_and_its_thread():
         finally:
             closed.set()
 
-    frames = read_ahead(source(), depth=4)
+    frames = read_ahead(source(), budget_mb=0)
     assert next(frames).index == 0
     frames.close()
     assert closed.is_set()
