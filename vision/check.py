@@ -239,7 +239,7 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
     read along two ends' outline is one card: the second end's own reading goes. Such a card
     counts as partly shown, so it must be read surely to count."""
     from .detect import joined_ends, past_the_edge_guesses
-    from .geometry import portrait_orders
+    from .geometry import portrait_orders, slanted
 
     height, width = image.shape[:2]
     drawn = [(i, guess, -1) for i, quad in enumerate(detections.quads)
@@ -253,6 +253,7 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
     moved = np.array([i for i, _, _ in drawn])
     again = detections[moved]
     again.quads[:] = portrait_orders(np.array([guess for _, guess, _ in drawn]))
+    again.slanted[:] = slanted(again.quads)
     again.whole[:] = True
     classifier.read(image, again)
     for j, (i, _, other) in enumerate(drawn):

@@ -43,6 +43,7 @@ _CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
 # at most this many, each at least this likely
 ODDS_KEPT, ODDS_LEAST = 6, 0.001
 _CARD_INDEX = np.array([i for i, _ in _CARDS])
+_CARD_OR_BACK = np.array([i for i, c in enumerate(CLASSES) if c != NOT_A_CARD])
 _CARD_NAMES = [c for _, c in _CARDS]
 _PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
                  for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
@@ -130,6 +131,7 @@ class CardClassifier:
         crops = np.stack([rectify(frame, detections.quads[i], self.size, ordered=True)
                           for i in whole])
         probs = self.probabilities(crops)
+        self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
         parts, odds = sure_parts(probs), card_odds(probs)
@@ -144,6 +146,23 @@ class CardClassifier:
             detections.parts[i] = part
             detections.odds[i] = odd
         return detections
+
+    def _turn_slanted(self, frame: np.ndarray, detections: CardDetections, whole: np.ndarray,
+                      crops: np.ndarray, probs: np.ndarray) -> None:
+        """Read each ``slanted`` card of ``whole`` (its indices in ``detections``) again along
+        its outline turned a quarter round (its other pair of sides taken as the long one), and
+        where that reading is the surer that it is a card (or a card back), keep it, in place:
+        its outline in ``detections``, its crop in ``crops``, its reading in ``probs``."""
+        turn = np.flatnonzero(detections.slanted[whole])
+        if len(turn) == 0:
+            return
+        quads = np.roll(detections.quads[whole[turn]], -1, axis=1)
+        turned = np.stack([rectify(frame, quad, self.size, ordered=True) for quad in quads])
+        again = self.probabilities(turned)
+        better = again[:, _CARD_OR_BACK].max(axis=1) > probs[turn][:, _CARD_OR_BACK].max(axis=1)
+        for j in np.flatnonzero(better):
+            detections.quads[whole[turn[j]]] = quads[j]
+            crops[turn[j]], probs[turn[j]] = turned[j], again[j]
 
     def _fill_turned(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray) -> None:
         """Pool, in place, each reading of ``probs`` whose outline (of ``quads``) runs off the

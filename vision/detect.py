@@ -35,7 +35,7 @@ import numpy as np
 
 from referee.seats import Seat
 
-from .geometry import portrait_orders, runs_off
+from .geometry import portrait_orders, runs_off, slanted
 from .layout import CARD_MM, TableLayout
 from .models import MODELS, load_session
 from .stacks import top_card
@@ -62,7 +62,9 @@ class CardDetections:
     calibration, each card's outline as the network's core for it gives it (the core drawn
     out to a whole card and snapped to the picture's edges), which a hand lying against the
     card or across a side spoils less than it spoils the card's region; NaN with a
-    calibration, or where the core is too small to measure."""
+    calibration, or where the core is too small to measure; ``slanted`` (N,): in a picture without a calibration, the
+    outline's sides on the picture do not tell which pair is the card's long one (a card seen
+    slantwise: ``vision.geometry.slanted``), so the classifier reads it both ways."""
 
     quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
     scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
@@ -74,9 +76,12 @@ class CardDetections:
     parts: list[str | None] | None = None
     odds: list[tuple[tuple[str, float], ...] | None] | None = None
     from_core: np.ndarray | None = None
+    slanted: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.quads)
+        if self.slanted is None:
+            self.slanted = np.zeros(n, bool)
         if self.from_core is None:
             self.from_core = np.full((n, 4, 2), np.nan, np.float32)
         if self.back_on_top is None:
@@ -87,7 +92,7 @@ class CardDetections:
             self.odds = [None] * n
         if n and self.quads.shape[1:] != (4, 2):
             raise ValueError(f"quads must be (N, 4, 2), not {self.quads.shape}")
-        for name in ("scores", "whole", "confidence", "back_on_top", "from_core"):
+        for name in ("scores", "whole", "confidence", "back_on_top", "from_core", "slanted"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries for {n} cards")
         for name in ("seats", "cards", "parts", "odds"):
@@ -104,7 +109,7 @@ class CardDetections:
                               [self.seats[i] for i in index], [self.cards[i] for i in index],
                               self.confidence[index], self.back_on_top[index],
                               [self.parts[i] for i in index], [self.odds[i] for i in index],
-                              self.from_core[index])
+                              self.from_core[index], self.slanted[index])
 
     @staticmethod
     def joined(parts: list[CardDetections]) -> CardDetections:
@@ -121,7 +126,8 @@ class CardDetections:
                               np.concatenate([p.back_on_top for p in parts]),
                               [s for p in parts for s in p.parts],
                               [o for p in parts for o in p.odds],
-                              np.concatenate([p.from_core for p in parts]))
+                              np.concatenate([p.from_core for p in parts]),
+                              np.concatenate([p.slanted for p in parts]))
 
     @property
     def centres(self) -> np.ndarray:
@@ -322,12 +328,15 @@ class CardDetector:
                 refined[i], whole[i] = quad, shows
                 on_top[i] = not shows
             shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
-        q = portrait_orders(refined).astype(np.float32)
+        q = portrait_orders(refined, None if calibration is None
+                            else calibration.to_table_matrix).astype(np.float32)
         inside = ~runs_off(refined, frame.shape[1], frame.shape[0], margin=2.0)
         found = CardDetections(q, np.array(scores, np.float32),
                                np.array(whole, bool) & shaped & inside,
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32),
-                               on_top & shaped & inside, from_core=_snapped_cores(gray, cores))
+                               on_top & shaped & inside, from_core=_snapped_cores(gray, cores),
+                               slanted=np.zeros(len(q), bool) if calibration is not None
+                               else slanted(q))
         if calibration is not None:
             found.seats = calibration.seats_at_pixels(q.mean(axis=1))
             if seats is not None:

@@ -13,7 +13,7 @@ from vision.detect import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _back_on_the_ed
                            _join_split_cores, _meeting_corners, _outline, _quad_around,
                            _refined_twice, _shrink, _snapped_cores, _split_waisted_cores,
                            joined_ends, past_the_edge, past_the_edge_guesses, refine_quads)
-from vision.geometry import portrait_order, portrait_orders
+from vision.geometry import portrait_order, portrait_orders, slanted
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -483,3 +483,27 @@ def test_a_cards_core_is_drawn_out_to_the_whole_card_in_picture_pixels():
     error = min(np.abs(np.roll(snapped[1], k, axis=0) - portrait_order(card)).max()
                 for k in range(4))
     assert error < 2.0
+
+
+def test_a_card_seen_slantwise_is_ordered_on_the_table_plane():
+    """A table seen from low down: 500 mm across show 600 px but 500 mm deep only 375 px. A
+    card lying with its long side in the depth then shows that side shorter than its short
+    one: measured on the picture its outline would be cut out turned a quarter round and
+    squashed; measured on the table's plane it is not."""
+    calibration = from_corners(np.array([(340, 150), (940, 150), (940, 525), (340, 525)],
+                                        float), (1280, 720))
+    short, long = CARD_MM
+    across = np.array([(200, 150), (200 + short, 150), (200 + short, 150 + long),
+                       (200, 150 + long)], float)  # long side in the depth
+    along = across[:, ::-1] + (0, 100)  # long side across the picture
+    for card in (across, along):
+        quad = calibration.to_image(card)
+        first = np.linalg.norm(np.diff(calibration.to_table(
+            portrait_orders(quad[None], calibration.to_table_matrix)[0][:2]), axis=0))
+        assert first == pytest.approx(short, abs=0.5)
+    on_picture = calibration.to_table(portrait_order(calibration.to_image(across))[:2])
+    assert np.linalg.norm(on_picture[1] - on_picture[0]) == pytest.approx(long, abs=0.5)
+    # on a photograph without a plane, such an outline is marked for the classifier to read
+    # both ways; one whose sides plainly show which is which is not
+    assert list(slanted(np.array([calibration.to_image(across), calibration.to_image(along)]))) \
+        == [True, False]

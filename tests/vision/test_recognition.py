@@ -448,3 +448,59 @@ def test_a_card_half_hidden_in_a_photo_is_read_along_its_cores_outline(detector,
     partial[:] = True
     _read_other_outlines(picture, found, partial, classifier)
     assert [(found.cards[i], float(found.confidence[i])) for i in others] == readings
+
+
+def _slanted_card(name: str) -> np.ndarray:
+    """A photograph (no markers) of one card lying at the table's middle, seen 50 degrees
+    off straight down along its length: its long sides look the shorter."""
+    camera = Camera.looking_at(LAYOUT.centre, 50, 500, 0.0, 1280, 720, focal_px=1000)
+    card = Card.parse(name)
+    picture, _ = render(Stage(camera, LAYOUT, "green felt", False, Look(noise=2.0), 4),
+                        Scene([CardOnTable(card, TinyFaces(1).face(card), LAYOUT.centre, 0.0)]),
+                        np.random.default_rng(4))
+    return picture
+
+
+@pytest.mark.parametrize("name", ["9D", "KH"])
+def test_a_card_seen_slantwise_on_a_photograph_is_read_both_ways(detector, classifier, name):
+    picture = _slanted_card(name)
+    found = detector.detect(picture)
+    assert list(found.slanted) == [True]
+    cut = found.quads.copy()
+    found = classifier.read(picture, found)
+    assert found.cards == [name] and found.confidence[0] >= 0.9
+    assert np.array_equal(found.quads[0], np.roll(cut[0], -1, axis=0))  # its other sides
+    # read only as its outline showed it on the picture, it is squashed and misread
+    plain = detector.detect(picture)
+    plain.slanted[:] = False
+    plain = classifier.read(picture, plain)
+    assert plain.cards != [name] or plain.confidence[0] < 0.9
+
+
+def test_only_a_slanted_card_is_read_a_quarter_round_and_the_surer_reading_stands(
+        classifier, monkeypatch):
+    picture, _ = table_with_four_cards(1)
+    quads = np.array([[[600, 300], [660, 300], [660, 370], [600, 370]],
+                      [[300, 300], [360, 300], [360, 390], [300, 390]]], np.float32)
+    for turned, kept in ((0.97, "9D"), (0.3, "QS")):
+        calls = []
+
+        def probabilities(crops, turned=turned):
+            calls.append(len(crops))
+            if len(calls) == 1:  # the first look: an unsure slanted card, a sure plain one
+                return np.concatenate([_probabilities({"QS": 0.5}),
+                                       _probabilities({"7H": 0.99})])
+            if len(calls) == 2:  # the slanted card along its other sides
+                return _probabilities({"9D": turned}, crops)
+            return _probabilities({kept: 0.5}, crops)  # looked at again, turned a little
+
+        monkeypatch.setattr(classifier, "probabilities", probabilities)
+        found = CardDetections(quads.copy(), np.ones(2, np.float32), np.ones(2, bool),
+                               [None] * 2, [None] * 2, np.zeros(2, np.float32),
+                               slanted=np.array([True, False]))
+        found = classifier.read(picture, found)
+        assert calls[:2] == [2, 1]  # the plain card is read once
+        assert found.cards[0] == kept and found.cards[1] == "7H"
+        assert np.array_equal(found.quads[0], np.roll(quads[0], -1, axis=0) if kept == "9D"
+                              else quads[0])
+        assert np.array_equal(found.quads[1], quads[1])
