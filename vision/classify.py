@@ -18,6 +18,7 @@ from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
 from .detect import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
+from .pips import count_pips, weigh_by_pips
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -134,6 +135,9 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
+        unsure = probs.max(axis=1) < LOOK_AGAIN
+        weigh_by_pips(probs, [count_pips(crop) if doubt else None
+                              for crop, doubt in zip(crops, unsure)], CLASSES)
         parts, odds = sure_parts(probs), card_odds(probs)
         names, confidence = self._classify(probs, ruled_out, below, at_most)
         for i, name, conf, part, odd in zip(whole, names, confidence, parts, odds):
