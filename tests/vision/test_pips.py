@@ -28,6 +28,19 @@ def test_number_cards_are_counted_either_way_up(variant):
         assert count_pips(cv2.rotate(crop, cv2.ROTATE_180)) == int(name[:-1]), name
 
 
+def test_a_nine_whose_odd_pip_sits_above_the_middle_is_counted():
+    nine = _crop("9C")
+    paper = nine[2:3, 32:33]
+    moved = nine.copy()
+    moved[42:55, 27:38] = paper  # the middle pip...
+    moved[32:45, 27:38] = nine[42:55, 27:38]  # ...set higher, as many designs draw it
+    assert count_pips(moved) == 9
+    aside = nine.copy()
+    aside[42:55, 27:38] = paper
+    aside[42:55, 33:44] = nine[42:55, 27:38]  # off the middle line: no layout has that
+    assert count_pips(aside) is None
+
+
 def test_aces_courts_and_backs_are_not_counted():
     for name in ["AS", "AH", "KH", "QD", "JC", "back"]:
         assert count_pips(_crop(name)) is None, name
