@@ -124,7 +124,9 @@ class CardClassifier:
         """Fill in what each whole card is; cards that are not whole stay unread. A card read as
         "not a card" keeps ``cards`` None and its confidence is that of "not a card". A card
         on top of a pile whose sides did not all show (``back_on_top``) is read too, and
-        becomes whole only if it is surely a card back (at least ``BACK_SURE``).
+        becomes whole only if it is surely a card back (at least ``BACK_SURE``). A ``slanted``
+        card is also read along its other pair of sides (``_turn_slanted``), and a card read
+        unsurely has its pips counted (``vision.pips``).
         ``ruled_out``, ``below``, ``at_most``: as for ``classify``."""
         whole = np.flatnonzero(detections.whole | detections.back_on_top)
         if len(whole) == 0:

@@ -62,9 +62,10 @@ class CardDetections:
     calibration, each card's outline as the network's core for it gives it (the core drawn
     out to a whole card and snapped to the picture's edges), which a hand lying against the
     card or across a side spoils less than it spoils the card's region; NaN with a
-    calibration, or where the core is too small to measure; ``slanted`` (N,): in a picture without a calibration, the
-    outline's sides on the picture do not tell which pair is the card's long one (a card seen
-    slantwise: ``vision.geometry.slanted``), so the classifier reads it both ways."""
+    calibration, or where the core is too small to measure; ``slanted`` (N,): in a picture
+    without a calibration, the outline's sides on the picture do not tell which pair is the
+    card's long one (a card seen slantwise: ``vision.geometry.slanted``), so the classifier
+    reads it both ways."""
 
     quads: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2), np.float32))
     scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
