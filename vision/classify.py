@@ -18,7 +18,7 @@ from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
 from .detect import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
-from .pips import count_pips, weigh_by_pips
+from .pips import PIP_WEIGHT, count_pips
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -139,7 +139,7 @@ class CardClassifier:
         self._look_again(frame, detections.quads[whole], probs)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
-                              for crop, doubt in zip(crops, unsure)], CLASSES)
+                              for crop, doubt in zip(crops, unsure)])
         parts, odds = sure_parts(probs), card_odds(probs)
         names, confidence = self._classify(probs, ruled_out, below, at_most)
         for i, name, conf, part, odd in zip(whole, names, confidence, parts, odds):
@@ -192,6 +192,16 @@ class CardClassifier:
                           for i in unsure for look in _turned(quads[i])])
         more = self.probabilities(crops).reshape(len(unsure), len(TURNS), -1)
         probs[unsure] = _pooled(np.concatenate([probs[unsure, None], more], axis=1))
+
+
+def weigh_by_pips(probs: np.ndarray, counts: list[int | None]) -> None:
+    """Make, in place, each reading of ``probs`` (N, classes) whose card's pips were counted
+    (``counts``, ``vision.pips``) ``PIP_WEIGHT`` times likelier to be a card of that rank,
+    and renormalise."""
+    for row, count in zip(probs, counts):
+        if count is not None:
+            row[_PART_CLASSES[str(count)]] *= PIP_WEIGHT
+            row /= row.sum()
 
 
 def _pooled(readings: np.ndarray) -> np.ndarray:

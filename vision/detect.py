@@ -336,8 +336,7 @@ class CardDetector:
                                np.array(whole, bool) & shaped & inside,
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32),
                                on_top & shaped & inside, from_core=_snapped_cores(gray, cores),
-                               slanted=np.zeros(len(q), bool) if calibration is not None
-                               else slanted(q))
+                               slanted=None if calibration is not None else slanted(q))
         if calibration is not None:
             found.seats = calibration.seats_at_pixels(q.mean(axis=1))
             if seats is not None:

@@ -35,9 +35,9 @@ def portrait_orders(quads: np.ndarray, to_plane: np.ndarray | None = None) -> np
     quads = np.take_along_axis(quads, order[..., None], axis=1)
     flat = quads if to_plane is None or not len(quads) else cv2.perspectiveTransform(
         quads.reshape(-1, 1, 2), np.asarray(to_plane, np.float64)).reshape(-1, 4, 2)
-    edges = np.linalg.norm(flat[:, [1, 2, 3, 0]] - flat, axis=2)
     # start on a short edge: one step on where the first and third edges are the long ones
-    shift = (edges[:, 0] + edges[:, 2] > edges[:, 1] + edges[:, 3]).astype(int)
+    first_third, second_fourth = _side_pairs(flat).T
+    shift = (first_third > second_fourth).astype(int)
     turned = (np.arange(4) + shift[:, None]) % 4
     ys = np.take_along_axis(quads[..., 1], turned, axis=1)
     # then at the upper of the two short edges, so a card upright on screen is upright
@@ -48,10 +48,15 @@ def portrait_orders(quads: np.ndarray, to_plane: np.ndarray | None = None) -> np
 def slanted(quads: np.ndarray) -> np.ndarray:
     """Whether each outline of ``quads`` (N, 4, 2) on a picture may show a card slantwise
     enough that its long sides look the shorter (``MAYBE_SLANTED``)."""
-    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
-    pairs = np.stack([edges[:, 0] + edges[:, 2], edges[:, 1] + edges[:, 3]], axis=1)
+    pairs = _side_pairs(np.asarray(quads, np.float64).reshape(-1, 4, 2))
     return pairs.min(axis=1) >= MAYBE_SLANTED * pairs.max(axis=1)
+
+
+def _side_pairs(quads: np.ndarray) -> np.ndarray:
+    """(N, 2): the lengths of each outline's first and third sides together, then of its
+    second and fourth."""
+    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    return np.stack([edges[:, 0] + edges[:, 2], edges[:, 1] + edges[:, 3]], axis=1)
 
 
 def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SIZE,

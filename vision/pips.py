@@ -21,8 +21,8 @@ their labelled outlines (64x96, as the classifier sees them), the number cards o
 pictures of the *validation* designs (studio seed 3031) were counted 692 times in 798, never
 wrongly, and none of their 453 other cards was counted; of the *test* designs' 695 pictures
 1,094 of 1,386, never wrongly, and one of 829 other cards (a back with four dots in its
-corners, counted four). ``weigh_by_pips`` then makes the classifier's readings of the counted
-rank ``PIP_WEIGHT`` times likelier; ``vision.classify`` counts only cards it reads unsurely.
+corners, counted four). ``vision.classify`` counts only cards it reads unsurely, and makes
+its readings of the counted rank ``PIP_WEIGHT`` times likelier (``weigh_by_pips``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ PIP_WIDTH, PIP_HEIGHT, PIP_TALL = (0.06, 0.34), 0.25, 1.8
 LEAST_INK = 30
 # lightness, then the two colour axes counted double (their squares)
 _INK_WEIGHTS = np.array([1.0, np.sqrt(2.0), np.sqrt(2.0)], np.float32)
-_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 def count_pips(crop: np.ndarray) -> int | None:
@@ -61,7 +60,7 @@ def count_pips(crop: np.ndarray) -> int | None:
     rx, ry = int(RIM[0] * w), int(RIM[1] * h)
     inside = np.zeros_like(ink)
     inside[ry:h - ry, rx:w - rx] = ink[ry:h - ry, rx:w - rx]
-    count, _, stats, centres = cv2.connectedComponentsWithStats(inside, connectivity=8)
+    _, _, stats, centres = cv2.connectedComponentsWithStats(inside, connectivity=8)
     area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     sizes = stats[1:, [cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT]] / np.array([w, h], np.float64)
     where = centres[1:] / np.array([w, h], np.float64)
@@ -70,7 +69,7 @@ def count_pips(crop: np.ndarray) -> int | None:
     blobs = np.flatnonzero(area >= LEAST_BLOB * w * h)
     if len(blobs) < 2:
         return None
-    index = corner[blobs] & ~_has_twin(where[blobs], where[blobs] * [-1, 1] + [1, 0])
+    index = corner[blobs] & ~_has_twin(where[blobs], _mirrored(where[blobs]))
     blobs = blobs[~index]
     if len(blobs) < 2:
         return None
@@ -87,24 +86,12 @@ def count_pips(crop: np.ndarray) -> int | None:
             or (height * h / (width * w)).max() > PIP_TALL):
         return None
     at = where[pips]
-    if not _has_twin(at, at * [-1, 1] + [1, 0]).all():
+    if not _has_twin(at, _mirrored(at)).all():
         return None
     odd = int((~_has_twin(at, 1 - at)).sum())
     if odd > (1 if len(pips) in (7, 9) else 0):
         return None
     return len(pips)
-
-
-def weigh_by_pips(probs: np.ndarray, counts: list[int | None],
-                  classes: tuple[str, ...]) -> None:
-    """Make, in place, each reading of ``probs`` (N, classes) whose card's pips were counted
-    (``counts``) ``PIP_WEIGHT`` times likelier to be a card of that rank, and renormalise."""
-    for row, count in zip(probs, counts):
-        if count is None:
-            continue
-        rank = _RANKS[count - 2]
-        row[[i for i, c in enumerate(classes) if c[:-1] == rank]] *= PIP_WEIGHT
-        row /= row.sum()
 
 
 def _ink(crop: np.ndarray) -> np.ndarray:
@@ -127,3 +114,8 @@ def _has_twin(points: np.ndarray, twins: np.ndarray) -> np.ndarray:
     ``TWIN`` card widths (a crop is 1.5 widths high)."""
     gaps = np.sqrt((((points[:, None] - twins[None]) * [1.0, 1.5]) ** 2).sum(axis=-1))
     return gaps.min(axis=1) <= TWIN
+
+
+def _mirrored(points: np.ndarray) -> np.ndarray:
+    """``points`` (N, 2: fractions of the crop) mirrored left to right across the card."""
+    return np.column_stack([1 - points[:, 0], points[:, 1]])

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from vision.cardclasses import CLASSES
-from vision.classify import CardClassifier, as_crop
+from vision.classify import CardClassifier, as_crop, weigh_by_pips
 from vision.detect import CardDetections
-from vision.pips import PIP_WEIGHT, count_pips, weigh_by_pips
+from vision.pips import PIP_WEIGHT, count_pips
 from vision.studio.facesets import TinyFaces
 
 NUMBERS = ["2H", "3S", "4D", "5C", "6H", "7S", "8D", "9C", "10H"]
@@ -67,7 +67,7 @@ def test_a_count_makes_the_counted_rank_likelier_and_nothing_else():
     for row in probs:
         row[CLASSES.index("7D")], row[CLASSES.index("9D")] = 0.6, 0.3
     before = probs.copy()
-    weigh_by_pips(probs, [9, None], CLASSES)
+    weigh_by_pips(probs, [9, None])
     assert np.array_equal(probs[1], before[1])
     assert probs[0].sum() == pytest.approx(1.0, abs=1e-5)
     nines = [i for i, c in enumerate(CLASSES) if c[:-1] == "9"]
