@@ -148,6 +148,15 @@ MOST_SLANTED = 2.8
 # may turn from each other, and the most its own corner may be off square, in degrees
 CUT_PARALLEL = 12.0
 CUT_SQUARE = 30.0
+# a photograph's card seen from close by at a slant is a trapezium whose far side is much the
+# shorter: its region's hull is then itself four-sided, and the quadrilateral around the hull
+# is taken as the outline when it adds at most ``HUGS`` of the hull's area. How much longer
+# its near side may be grows with how much of the picture the card spans (the nearer the
+# camera, the more its two ends' distances differ): 1 + ``NEAR_GAIN`` times its longest side
+# over the picture's long side, at most ``CLOSE_BY``
+HUGS = 0.02
+NEAR_GAIN = 2.0
+CLOSE_BY = 2.0
 # the table looked at around the zones asked for (``CardDetector.detect``): usually, and when a
 # zone read empty does not look it (``vision.motion``), so the network has more around the card
 ZONE_CONTEXT_MM = 40.0
@@ -707,7 +716,8 @@ def _quad_around(contour: np.ndarray, hull: np.ndarray,
         # outline. (On a square-on card the rectangle is steadier: a bump on the region's
         # edge can tilt the free quadrilateral.)
         quad = _enclosing_quad(hull.reshape(-1, 2).astype(np.float64))
-        if (quad is None or not (_parallel_sided(quad) or _cut_by_the_edge(quad, picture))
+        if (quad is None or not (_parallel_sided(quad) or _cut_by_the_edge(quad, picture)
+                                 or _hugs_a_trapezium(quad, hull, picture))
                 or cv2.contourArea(quad.astype(np.float32)) > SLANT * rect_area):
             quad = rect
     # region pixels are whole pixels: the outline runs half a pixel outside their centres
@@ -743,6 +753,24 @@ def _cut_by_the_edge(quad: np.ndarray, picture: tuple[int, int] | None) -> bool:
         k = cut[0] if cut[1] - cut[0] == 1 else cut[1]
         return degrees(sides[(k + 2) % 4], sides[(k + 3) % 4]) >= 90 - CUT_SQUARE
     return False
+
+
+def _hugs_a_trapezium(quad: np.ndarray, hull: np.ndarray,
+                      picture: tuple[int, int] | None) -> bool:
+    """Is ``quad``, around the convex ``hull`` of a photograph's region (``picture`` given),
+    the outline of a card seen at a slant from close by? Such a card's region is four-sided
+    itself (``quad`` adds at most ``HUGS`` of its area), and its near side may be longer than
+    its far one by more than ``_parallel_sided`` allows, the more the larger it looks.
+    Two cards side by side, or a card and a hand, make a region with more corners than four;
+    a small piece of a card under a hand may be four-sided, but nothing that small in the
+    picture is seen that much from close by (``NEAR_GAIN``)."""
+    if picture is None:
+        return False
+    hull_area = cv2.contourArea(hull.reshape(-1, 1, 2).astype(np.float32))
+    longest = float(np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1).max())
+    most = min(CLOSE_BY, 1 + NEAR_GAIN * longest / max(picture))
+    return (cv2.contourArea(quad.astype(np.float32)) <= (1 + HUGS) * hull_area
+            and _parallel_sided(quad, most))
 
 
 def _parallel_sided(quad: np.ndarray, most: float = 1.25) -> bool:

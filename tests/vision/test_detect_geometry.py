@@ -333,6 +333,36 @@ def test_a_slanted_card_cut_at_the_pictures_corner_is_outlined_along_its_own_sid
     assert not _keeps_own_corner(_quad_around(contour, hull), card)  # as it was
 
 
+
+def test_a_card_seen_from_close_by_gets_its_trapezium_and_a_small_one_its_rectangle():
+    """A card held close to the camera and tipped away: its far side looks much shorter than
+    its near one (here 0.6 as long). Its region is four-sided, so the quadrilateral around it
+    is its outline; the rectangle around it would take in table past two of its corners, and
+    the card was cut out askew and read wrongly or not at all. The same shape a third as big
+    is not a card seen from close by (more likely part of one under a hand), and keeps the
+    rectangle."""
+    width, height = 480, 270
+    near = np.array([(150.0, 240.0), (350.0, 240.0)])
+    far = np.array([(310.0, 40.0), (190.0, 40.0)])  # 120 px against 200
+    card = np.array([far[1], far[0], near[1], near[0]])
+    contour, hull, _ = _outline(_rounded(_polygon_mask(card, (height, width)), 15))
+    quad = _quad_around(contour, hull, (width, height))
+    assert np.linalg.norm(quad[:, None] - card[None], axis=2).min(axis=0).max() < 2.5, quad
+    # as a table's top-down view (no picture given) it stays the rectangle around it
+    rect = _quad_around(contour, hull)
+    assert np.linalg.norm(rect[:, None] - card[None], axis=2).min(axis=0).max() > 20
+    small = (card - card.mean(axis=0)) / 3 + (240, 135)  # a third as big in the same picture
+    contour, hull, _ = _outline(_rounded(_polygon_mask(small, (height, width)), 5))
+    quad = _quad_around(contour, hull, (width, height))
+    assert np.linalg.norm(quad[:, None] - small[None], axis=2).min(axis=0).max() > 5
+
+
+def _rounded(mask: np.ndarray, size: int) -> np.ndarray:
+    """``mask`` with its corners rounded as a card's are (an opening by a disc)."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+
+
 def _keeps_own_corner(quad, card) -> bool:
     """Has ``quad`` a corner on ``card``'s first corner, its two sides running along the
     card's own two sides from there?"""
