@@ -15,6 +15,9 @@ from .cardclasses import CROP_SIZE
 # hard pictures of the validation designs (studio seed 3031), card accuracy with 0.7, 0.75,
 # 0.8, 0.85: 85.9, 86.2, 86.5, 86.4 % (each card read only as the picture shows it: 85.3 %)
 MAYBE_SLANTED = 0.8
+# so may an outline seen from so close by that one side looks this many times as long as the
+# side across from it: the sides' lengths then say little about the card's
+TAPERED = 1.25
 
 
 def portrait_order(quad: np.ndarray) -> np.ndarray:
@@ -47,9 +50,15 @@ def portrait_orders(quads: np.ndarray, to_plane: np.ndarray | None = None) -> np
 
 def slanted(quads: np.ndarray) -> np.ndarray:
     """Whether each outline of ``quads`` (N, 4, 2) on a picture may show a card slantwise
-    enough that its long sides look the shorter (``MAYBE_SLANTED``)."""
-    pairs = _side_pairs(np.asarray(quads, np.float64).reshape(-1, 4, 2))
-    return pairs.min(axis=1) >= MAYBE_SLANTED * pairs.max(axis=1)
+    enough that its long sides look the shorter (``MAYBE_SLANTED``), or from so close by
+    that its sides' lengths do not tell (``TAPERED``)."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    pairs = _side_pairs(quads)
+    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    opposite = np.maximum(edges[:, :2], edges[:, 2:]) / np.maximum(
+        np.minimum(edges[:, :2], edges[:, 2:]), 1e-6)
+    return ((pairs.min(axis=1) >= MAYBE_SLANTED * pairs.max(axis=1))
+            | (opposite.max(axis=1) > TAPERED))
 
 
 def _side_pairs(quads: np.ndarray) -> np.ndarray:

@@ -537,3 +537,14 @@ def test_a_card_seen_slantwise_is_ordered_on_the_table_plane():
     # both ways; one whose sides plainly show which is which is not
     assert list(slanted(np.array([calibration.to_image(across), calibration.to_image(along)]))) \
         == [True, False]
+
+
+def test_a_card_seen_from_close_by_is_read_both_ways():
+    """A card tipped away from a camera close by: its far short side shows 0.6 as long as
+    its near one, and the sides on the picture no longer say which pair is the long one
+    (such a card was cut out a quarter round and read as a king). It is marked for the
+    classifier to read both ways, as a card seen slantwise is; the same card square on is
+    not."""
+    tapered = np.array([(190, 40), (310, 40), (350, 240), (150, 240)], float)
+    square_on = np.array([(150, 40), (350, 40), (350, 240), (150, 240)], float) * (0.72, 1)
+    assert list(slanted(np.array([tapered, square_on]))) == [True, False]
