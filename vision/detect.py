@@ -310,7 +310,7 @@ class CardDetector:
         quads = np.array(quads)
         refined = _refined_twice(frame, quads, np.array(reaches))
         refined = _back_on_the_edge(quads, refined, frame.shape[1], frame.shape[0])
-        shaped = _cards_shaped(refined, calibration)
+        shaped = cards_shaped(refined, calibration)
         on_top = np.zeros(len(refined), bool)
         gray = _Grey(frame)
         # cards over one another, or a card and a hand, make one region that is not one whole
@@ -323,7 +323,7 @@ class CardDetector:
         else:  # (a card running off the picture has a guessed outline: no plane from it)
             size = (frame.shape[1], frame.shape[0])
             seen = np.array(whole, bool) & shaped & ~runs_off(refined, *size, margin=2.0)
-            planes = _card_planes(refined, seen, searched, size) if searched else {}
+            planes = card_planes(refined, seen, searched, size) if searched else {}
         tops = [(i, top_card(gray.whole, _to_picture(contours[i].reshape(-1, 2), scale,
                                                      (x0, y0)), planes[i]))
                 for i in searched if i in planes]
@@ -337,7 +337,7 @@ class CardDetector:
             for (i, (_, shows)), quad in zip(tops, settled):
                 refined[i], whole[i] = quad, shows
                 on_top[i] = not shows
-            shaped[[i for i, _ in tops]] = _cards_shaped(settled, calibration)
+            shaped[[i for i, _ in tops]] = cards_shaped(settled, calibration)
         q = portrait_orders(refined, None if calibration is None
                             else calibration.to_table_matrix).astype(np.float32)
         inside = ~runs_off(refined, frame.shape[1], frame.shape[0], margin=2.0)
@@ -353,7 +353,7 @@ class CardDetector:
         return found
 
 
-def _card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],
+def card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],
                  size: tuple[int, int]) -> dict[int, Calibration]:
     """For a picture without a calibration: for each region of ``wanted`` (indices into
     ``quads``, (N, 4, 2) outlines), the table's plane as the whole card nearest to it (of
@@ -1099,10 +1099,10 @@ def _card_shaped(quad: np.ndarray, calibration) -> bool:  # noqa: ANN001
     along one axis: a card 1.4 times as long as wide, seen 45 degrees off straight down, can
     look square or twice as long as wide; so only outlines much longer than that are
     refused."""
-    return bool(_cards_shaped(np.asarray(quad).reshape(1, 4, 2), calibration)[0])
+    return bool(cards_shaped(np.asarray(quad).reshape(1, 4, 2), calibration)[0])
 
 
-def _cards_shaped(quads: np.ndarray, calibration) -> np.ndarray:  # noqa: ANN001
+def cards_shaped(quads: np.ndarray, calibration) -> np.ndarray:  # noqa: ANN001
     """``_card_shaped`` of each of the quads (N, 4, 2), all at once."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if calibration is not None:

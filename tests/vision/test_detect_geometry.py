@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from vision.detect import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _back_on_the_edge,
-                           _card_shaped, _cards_shaped, _cut_by_the_edge, _enclosing_quad,
-                           _fill_holes, _fit_on_table, _fit_quad, _from_core,
-                           _join_split_cores, _meeting_corners, _outline, _quad_around,
-                           _refined_twice, _shrink, _snapped_cores, _split_waisted_cores,
-                           joined_ends, past_the_edge, past_the_edge_guesses, refine_quads)
+                           _card_shaped, _cut_by_the_edge, _enclosing_quad, _fill_holes,
+                           _fit_on_table, _fit_quad, _from_core, _join_split_cores,
+                           _meeting_corners, _outline, _quad_around, _refined_twice, _shrink,
+                           _snapped_cores, _split_waisted_cores, cards_shaped, joined_ends,
+                           past_the_edge, past_the_edge_guesses, refine_quads)
 from vision.geometry import portrait_order, portrait_orders, slanted
 from vision.layout import CARD_MM
 from vision.table import from_corners
@@ -197,7 +197,7 @@ def test_quads_are_ordered_and_measured_all_at_once_as_one_at_a_time():
         sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
         assert sides[0] + sides[2] <= sides[1] + sides[3]
         assert quad[0, 1] + quad[1, 1] <= quad[2, 1] + quad[3, 1]
-    shaped = _cards_shaped(quads * [1.0, 2.5], None)  # some stretched past a card's look
+    shaped = cards_shaped(quads * [1.0, 2.5], None)  # some stretched past a card's look
     assert shaped.any() and not shaped.all()
     assert list(shaped) == [_card_shaped(q, None) for q in quads * [1.0, 2.5]]
 

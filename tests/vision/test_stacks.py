@@ -109,7 +109,7 @@ def test_a_card_whose_side_shows_along_more_than_half_its_length_is_whole():
 def test_without_a_calibration_a_whole_card_gives_the_plane_to_look_for_a_top_card_on():
     """A photograph without markers: the whole card nearest to a region that is not one card
     maps the table about it (cards lie on one plane), and the card on top is found there."""
-    from vision.detect import _card_planes
+    from vision.detect import card_planes
 
     camera = _table()  # how the picture is drawn; the search is not given it
     picture, contour, top = _two_cards(camera, (40, 50))
@@ -119,7 +119,7 @@ def test_without_a_calibration_a_whole_card_gives_the_plane_to_look_for_a_top_ca
     _draw(picture, camera, far)
     pair = cv2.boxPoints(cv2.minAreaRect(contour.astype(np.float32))).astype(np.float64)
     quads = np.array([camera.to_image(far), camera.to_image(lone), pair])
-    planes = _card_planes(quads, np.array([True, True, False]), [2], (1280, 720))
+    planes = card_planes(quads, np.array([True, True, False]), [2], (1280, 720))
     assert list(planes) == [2]
     # the plane is the lone card's (nearer than the far one): its corners at 0 and its size
     short, long = CARD_MM
@@ -128,4 +128,4 @@ def test_without_a_calibration_a_whole_card_gives_the_plane_to_look_for_a_top_ca
                        [(0, 0), (short, 0), (short, long), (0, long)], atol=0.01)
     corners, whole = top_card(picture, contour, planes[2])
     assert whole and _corner_error_mm(camera, corners, top) < 3.0
-    assert _card_planes(quads, np.array([False, False, False]), [2], (1280, 720)) == {}
+    assert card_planes(quads, np.array([False, False, False]), [2], (1280, 720)) == {}
