@@ -35,7 +35,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .cardclasses import CLASSES
+from .cardclasses import BACK, CLASSES
 from .progress import Progress
 from .track import TrackerSettings
 
@@ -215,6 +215,7 @@ def _process(task: ImageTask) -> dict[str, Any]:
     classifier.read(image, detections)
     if calibration is None:
         _read_other_outlines(image, detections, partial, classifier)
+        _read_cards_on_top(image, detections, partial, classifier)
     found = []
     for i in range(len(detections)):
         seat = detections.seats[i]
@@ -270,6 +271,54 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
             detections.cards[other] = None
             detections.confidence[other] = 0.0
             partial[other] = True
+
+
+def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN001
+                       classifier) -> None:  # noqa: ANN001
+    """A card of a photograph not seen whole, or read unsurely, may be a region of cards lying
+    over one another (two cards pushed together, a fan): it is read again along the outline
+    of each card that may lie on top there (``vision.edgelines``), which must have a card's
+    size on the table's plane where a card read surely nearby shows it (``card_planes``).
+    The first of its outlines (the best-edged first) read surely as a card (not a back: a
+    frame inside a court card's face reads as one) takes the region's place and counts as
+    partly shown, unless the region was read as surely already; a region seen whole keeps its own
+    outline where the card on top reads as the card it was read as already (a frame inside
+    the card). Without the size and the backs left out, 400 hard pictures of the validation
+    designs read 4 cards more wrongly at 0.9 (a nine cut short by a table's stripe read as a
+    six, a court's frame as a back); with them, none."""
+    from .detect import card_planes, cards_shaped
+    from .edgelines import cards_on_top
+    from .geometry import portrait_orders, slanted
+
+    todo = np.flatnonzero(partial | (detections.confidence < PHOTO_MIN_CONFIDENCE))
+    if len(todo) == 0:
+        return
+    size = (image.shape[1], image.shape[0])
+    sure = ~partial & (detections.confidence >= PHOTO_MIN_CONFIDENCE) & np.array(
+        [card is not None for card in detections.cards], bool)
+    planes = card_planes(detections.quads, sure, list(todo), size)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    drawn = [(i, outline) for i in todo for outline in cards_on_top(gray, detections.quads[i])
+             if i not in planes or cards_shaped(outline, planes[i])[0]]
+    if not drawn:
+        return
+    again = detections[np.array([i for i, _ in drawn])]
+    again.quads[:] = portrait_orders(np.array([outline for _, outline in drawn]))
+    again.slanted[:] = slanted(again.quads)
+    again.whole[:] = True
+    classifier.read(image, again)
+    settled: set[int] = set()
+    for j, (i, _) in enumerate(drawn):  # each region's outlines, the best-edged first
+        card, confidence = again.cards[j], again.confidence[j]
+        if i in settled or card is None or card == BACK or confidence < PHOTO_MIN_CONFIDENCE:
+            continue
+        settled.add(i)
+        if (detections.cards[i] == card and not partial[i]) or (
+                detections.cards[i] is not None and detections.confidence[i] >= confidence):
+            continue
+        detections.quads[i], detections.cards[i] = again.quads[j], card
+        detections.confidence[i] = confidence
+        partial[i] = True
 
 
 # -- comparing ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ procedural faces (no download)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -504,3 +505,31 @@ def test_only_a_slanted_card_is_read_a_quarter_round_and_the_surer_reading_stand
         assert np.array_equal(found.quads[0], np.roll(quads[0], -1, axis=0) if kept == "9D"
                               else quads[0])
         assert np.array_equal(found.quads[1], quads[1])
+
+
+def test_two_cards_pushed_together_in_a_photo_give_the_card_on_top(detector, classifier):
+    """Two cards lying over each other in a photograph, outlined as one region (a rectangle
+    about both, as the detector gives them when their cores run together) and read unsurely:
+    the card on top, found by its four straight edges, is read surely along its own outline,
+    as a card only partly shown. The card under it shows three edges only and is not made up."""
+    from vision.check import _read_cards_on_top
+
+    camera = Camera.looking_at(LAYOUT.centre, 0.0, 450, 0.0, 1280, 720, focal_px=1000)
+    x, y = LAYOUT.centre
+    under, top = Card.parse("7D"), Card.parse("KS")
+    faces = TinyFaces(0)
+    scene = Scene([CardOnTable(under, faces.face(under), (x - 25, y - 5), 15.0),
+                   CardOnTable(top, faces.face(top), (x + 20, y + 5), -20.0)])
+    picture, labels = render(Stage(camera, LAYOUT, "green felt", False, Look(noise=2.0), 3),
+                             scene, np.random.default_rng(3))
+    found = detector.detect(picture)
+    assert len(found) >= 1
+    one = found[np.array([0])]
+    both = np.concatenate([label.corners for label in labels]).astype(np.float32)
+    one.quads[0] = cv2.boxPoints(cv2.minAreaRect(both))
+    one.cards[0], one.confidence[0] = None, 0.3
+    partial = np.zeros(1, bool)
+    _read_cards_on_top(picture, one, partial, classifier)
+    assert one.cards == ["KS"] and one.confidence[0] >= 0.9 and partial[0]
+    truth = labels[1].corners
+    assert np.linalg.norm(one.quads[0][:, None] - truth[None], axis=2).min(axis=0).max() < 6
