@@ -169,9 +169,16 @@ def _score(corners: np.ndarray, near_edge: np.ndarray, region: np.ndarray,
         shown.append(float(hits.mean()))
     if min(shown) < SIDE_SHOWN:
         return None
-    filled = np.zeros(region.shape, np.uint8)
-    cv2.fillConvexPoly(filled, np.round(corners).astype(np.int32), 255)
-    drawn = cv2.countNonZero(filled)
-    if drawn == 0 or cv2.countNonZero(filled & region) < INSIDE * drawn:
+    # inside the region: a grid of points over the quadrilateral (its size does not matter)
+    u = _GRID[:, :1]
+    v = _GRID[:, 1:]
+    points = np.round((1 - v) * ((1 - u) * corners[0] + u * corners[1])
+                      + v * ((1 - u) * corners[3] + u * corners[2])).astype(int)
+    points = np.clip(points, 0, (width - 1, height - 1))
+    if (region[points[:, 1], points[:, 0]] > 0).mean() < INSIDE:
         return None
     return min(shown) * math.sqrt(area)
+
+
+_STEPS = np.linspace(0.05, 0.95, 10)
+_GRID = np.stack(np.meshgrid(_STEPS, _STEPS), axis=-1).reshape(-1, 2)
