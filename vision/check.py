@@ -281,11 +281,11 @@ def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # no
     size on the table's plane where a card read surely nearby shows it (``card_planes``).
     The first of its outlines (the best-edged first) read surely as a card (not a back: a
     frame inside a court card's face reads as one) takes the region's place and counts as
-    partly shown, unless the region was read as surely already; a region seen whole keeps its own
-    outline where the card on top reads as the card it was read as already (a frame inside
-    the card). Without the size and the backs left out, 400 hard pictures of the validation
-    designs read 4 cards more wrongly at 0.9 (a nine cut short by a table's stripe read as a
-    six, a court's frame as a back); with them, none."""
+    partly shown, unless the region was read as surely already; a region seen whole keeps
+    its own outline where the card on top reads as the card it was read as already (a frame
+    inside the card). Versions of the search without the size and with backs read cards
+    wrongly at 0.9 that were not so read before: a nine cut short by a table's stripe as a
+    six at 0.995 (a validation design), a court card's inner frame as a back at 0.99."""
     from .detect import card_planes, cards_shaped
     from .edgelines import cards_on_top
     from .geometry import portrait_orders, slanted

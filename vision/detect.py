@@ -354,7 +354,7 @@ class CardDetector:
 
 
 def card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],
-                 size: tuple[int, int]) -> dict[int, Calibration]:
+                size: tuple[int, int]) -> dict[int, Calibration]:
     """For a picture without a calibration: for each region of ``wanted`` (indices into
     ``quads``, (N, 4, 2) outlines), the table's plane as the whole card nearest to it (of
     ``whole``) shows it, as a calibration whose millimetres are that card's own (its short
