@@ -240,7 +240,6 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
     read along two ends' outline is one card: the second end's own reading goes. Such a card
     counts as partly shown, so it must be read surely to count."""
     from .detect import joined_ends, past_the_edge_guesses
-    from .geometry import portrait_orders, slanted
 
     height, width = image.shape[:2]
     drawn = [(i, guess, -1) for i, quad in enumerate(detections.quads)
@@ -251,22 +250,14 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
     drawn += joined_ends(detections.quads, unsure)
     if not drawn:
         return
-    moved = np.array([i for i, _, _ in drawn])
-    again = detections[moved]
-    again.quads[:] = portrait_orders(np.array([guess for _, guess, _ in drawn]))
-    again.slanted[:] = slanted(again.quads)
-    again.whole[:] = True
-    classifier.read(image, again)
+    again = _read_along(image, detections, [(i, guess) for i, guess, _ in drawn], classifier)
     for j, (i, _, other) in enumerate(drawn):
         if again.cards[j] is None:
             continue
         if any(detections.cards[k] is not None
                and detections.confidence[k] >= again.confidence[j] for k in (i, other) if k >= 0):
             continue
-        detections.quads[i] = again.quads[j]
-        detections.cards[i] = again.cards[j]
-        detections.confidence[i] = again.confidence[j]
-        partial[i] = True
+        _take(detections, partial, i, again, j)
         if other >= 0:  # the other end of the same card
             detections.cards[other] = None
             detections.confidence[other] = 0.0
@@ -288,7 +279,6 @@ def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # no
     six at 0.995 (a validation design), a court card's inner frame as a back at 0.99."""
     from .detect import card_planes, cards_shaped
     from .edgelines import cards_on_top
-    from .geometry import portrait_orders, slanted
 
     todo = np.flatnonzero(partial | (detections.confidence < PHOTO_MIN_CONFIDENCE))
     if len(todo) == 0:
@@ -302,11 +292,7 @@ def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # no
              if i not in planes or cards_shaped(outline, planes[i])[0]]
     if not drawn:
         return
-    again = detections[np.array([i for i, _ in drawn])]
-    again.quads[:] = portrait_orders(np.array([outline for _, outline in drawn]))
-    again.slanted[:] = slanted(again.quads)
-    again.whole[:] = True
-    classifier.read(image, again)
+    again = _read_along(image, detections, drawn, classifier)
     settled: set[int] = set()
     for j, (i, _) in enumerate(drawn):  # each region's outlines, the best-edged first
         card, confidence = again.cards[j], again.confidence[j]
@@ -316,9 +302,29 @@ def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # no
         if (detections.cards[i] == card and not partial[i]) or (
                 detections.cards[i] is not None and detections.confidence[i] >= confidence):
             continue
-        detections.quads[i], detections.cards[i] = again.quads[j], card
-        detections.confidence[i] = confidence
-        partial[i] = True
+        _take(detections, partial, i, again, j)
+
+
+def _read_along(image: np.ndarray, detections, drawn: list[tuple[int, np.ndarray]],  # noqa: ANN001
+                classifier):  # noqa: ANN001, ANN202
+    """The cards of ``detections`` named in ``drawn`` (index, outline) read again, each along
+    its outline there, as whole cards (read both ways where the outline may be slanted)."""
+    from .geometry import portrait_orders, slanted
+
+    again = detections[np.array([i for i, _ in drawn])]
+    again.quads[:] = portrait_orders(np.array([outline for _, outline in drawn]))
+    again.slanted[:] = slanted(again.quads)
+    again.whole[:] = True
+    return classifier.read(image, again)
+
+
+def _take(detections, partial: np.ndarray, i: int, again, j: int) -> None:  # noqa: ANN001
+    """Card ``i`` of ``detections`` takes reading ``j`` of ``again`` (``_read_along``) and its
+    outline, as a card only partly shown."""
+    detections.quads[i] = again.quads[j]
+    detections.cards[i] = again.cards[j]
+    detections.confidence[i] = again.confidence[j]
+    partial[i] = True
 
 
 # -- comparing ---------------------------------------------------------------------------------

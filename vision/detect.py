@@ -35,7 +35,7 @@ import numpy as np
 
 from referee.seats import Seat
 
-from .geometry import portrait_orders, runs_off, slanted
+from .geometry import portrait_orders, runs_off, side_lengths, side_pairs, slanted, taper
 from .layout import CARD_MM, TableLayout
 from .models import MODELS, load_session
 from .stacks import top_card
@@ -290,7 +290,7 @@ class CardDetector:
             picture = None if calibration is not None else card.shape[::-1]
             quad = on_table if on_table is not None else (
                 _to_picture(_quad_around(contour, hull, picture), scale, (x0, y0)))
-            short = float(np.hypot(*(quad[[1, 2, 3, 0]] - quad).T).min())
+            short = float(side_lengths(quad).min())
             if short < self.min_side_px:
                 continue
             # the network's outline is a few of its pixels out: look that far for the edges
@@ -767,7 +767,7 @@ def _hugs_a_trapezium(quad: np.ndarray, hull: np.ndarray,
     if picture is None:
         return False
     hull_area = cv2.contourArea(hull.reshape(-1, 1, 2).astype(np.float32))
-    longest = float(np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1).max())
+    longest = float(side_lengths(quad).max())
     most = min(CLOSE_BY, 1 + NEAR_GAIN * longest / max(picture))
     return (cv2.contourArea(quad.astype(np.float32)) <= (1 + HUGS) * hull_area
             and _parallel_sided(quad, most))
@@ -776,9 +776,7 @@ def _hugs_a_trapezium(quad: np.ndarray, hull: np.ndarray,
 def _parallel_sided(quad: np.ndarray, most: float = 1.25) -> bool:
     """Are the opposite sides of ``quad`` about as long as each other, as a card's are however
     it is seen (short of a wide-angle view from close by)?"""
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-    return all(max(sides[i], sides[i + 2]) <= most * max(min(sides[i], sides[i + 2]), 1e-6)
-               for i in (0, 1))
+    return bool(taper(quad)[0] <= most)
 
 
 def _enclosing_quad(hull: np.ndarray) -> np.ndarray | None:
@@ -1107,9 +1105,7 @@ def cards_shaped(quads: np.ndarray, calibration) -> np.ndarray:  # noqa: ANN001
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if calibration is not None:
         quads = calibration.to_table(quads.reshape(-1, 2)).reshape(-1, 4, 2)
-    sides = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
-    pairs = np.sort(np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]], axis=1) / 2,
-                    axis=1)
+    pairs = np.sort(side_pairs(quads) / 2, axis=1)
     short, long = pairs[:, 0], pairs[:, 1]
     if calibration is None:
         return long / np.maximum(short, 1e-6) <= MOST_SLANTED

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from .detect import CLOSE_BY
+from .geometry import side_lengths, taper
 
 # the longest straight edges kept a region; edges this close (degrees, px) are one
 MOST_LINES = 14
@@ -61,7 +62,7 @@ def cards_on_top(gray: np.ndarray, outline: np.ndarray, most: int = 3) -> list[n
     region = np.zeros(patch.shape, np.uint8)
     cv2.fillConvexPoly(region, np.round(quad - (x0, y0)).astype(np.int32), 255)
     region = cv2.dilate(region, np.ones((9, 9), np.uint8))
-    short = float(np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1).min())
+    short = float(side_lengths(quad).min())
     edges = _edges(patch, region)
     lines = _lines(edges, max(12.0, LEAST_RUN * short))
     if len(lines) < 4:
@@ -152,9 +153,8 @@ def _score(corners: np.ndarray, near_edge: np.ndarray, region: np.ndarray,
     area = abs(cv2.contourArea(as_float))
     if not LEAST_SHARE * area_most / 1.05 <= area <= area_most:
         return None
-    sides = np.linalg.norm(corners[[1, 2, 3, 0]] - corners, axis=1)
-    if sides.min() < LEAST_SIDE * sides.max() or any(
-            max(sides[k], sides[k + 2]) > CLOSE_BY * min(sides[k], sides[k + 2]) for k in (0, 1)):
+    sides = side_lengths(corners)[0]
+    if sides.min() < LEAST_SIDE * sides.max() or taper(corners)[0] > CLOSE_BY:
         return None
     shown = []
     height, width = near_edge.shape

@@ -39,7 +39,7 @@ def portrait_orders(quads: np.ndarray, to_plane: np.ndarray | None = None) -> np
     flat = quads if to_plane is None or not len(quads) else cv2.perspectiveTransform(
         quads.reshape(-1, 1, 2), np.asarray(to_plane, np.float64)).reshape(-1, 4, 2)
     # start on a short edge: one step on where the first and third edges are the long ones
-    first_third, second_fourth = _side_pairs(flat).T
+    first_third, second_fourth = side_pairs(flat).T
     shift = (first_third > second_fourth).astype(int)
     turned = (np.arange(4) + shift[:, None]) % 4
     ys = np.take_along_axis(quads[..., 1], turned, axis=1)
@@ -53,19 +53,31 @@ def slanted(quads: np.ndarray) -> np.ndarray:
     enough that its long sides look the shorter (``MAYBE_SLANTED``), or from so close by
     that its sides' lengths do not tell (``TAPERED``)."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    pairs = _side_pairs(quads)
-    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
-    opposite = np.maximum(edges[:, :2], edges[:, 2:]) / np.maximum(
-        np.minimum(edges[:, :2], edges[:, 2:]), 1e-6)
-    return ((pairs.min(axis=1) >= MAYBE_SLANTED * pairs.max(axis=1))
-            | (opposite.max(axis=1) > TAPERED))
+    pairs = side_pairs(quads)
+    return (pairs.min(axis=1) >= MAYBE_SLANTED * pairs.max(axis=1)) | (taper(quads) > TAPERED)
 
 
-def _side_pairs(quads: np.ndarray) -> np.ndarray:
+def side_lengths(quads: np.ndarray) -> np.ndarray:
+    """(N, 4): the length of each side of each outline of ``quads`` (N, 4, 2), side k running
+    from corner k to corner k + 1."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+
+
+def taper(quads: np.ndarray) -> np.ndarray:
+    """(N,): how many times as long as the side across from it each outline's longer side
+    of a pair is, the larger of its two pairs (1 for a parallelogram)."""
+    sides = side_lengths(quads)
+    across = np.maximum(sides[:, :2], sides[:, 2:]) / np.maximum(
+        np.minimum(sides[:, :2], sides[:, 2:]), 1e-6)
+    return across.max(axis=1)
+
+
+def side_pairs(quads: np.ndarray) -> np.ndarray:
     """(N, 2): the lengths of each outline's first and third sides together, then of its
     second and fourth."""
-    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
-    return np.stack([edges[:, 0] + edges[:, 2], edges[:, 1] + edges[:, 3]], axis=1)
+    sides = side_lengths(quads)
+    return sides[:, :2] + sides[:, 2:]
 
 
 def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CROP_SIZE,
