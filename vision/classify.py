@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
+from .deck import Deck
 from .detect import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
@@ -56,10 +57,12 @@ class ClassifierError(RuntimeError):
 
 class CardClassifier:
     def __init__(self, model: Path | str = MODELS / "cards.onnx",
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, deck: Deck | None = None) -> None:
         """``threads``: onnxruntime threads (default: up to two, which bring four cards read
         both ways from about 7.7 to 4.5 ms on a 2-core machine; give 1 when several processes
-        share the cores)."""
+        share the cores). ``deck``: the court cards of the deck in play, as shown to the
+        referee (``vision.deck``); every reading is weighed by how alike they look."""
+        self.deck = deck
         path = Path(model)
         self.session = load_session(path, threads, "classifier", ClassifierError)
         # the models this project exports read each crop both ways themselves (sharing the
@@ -102,7 +105,10 @@ class CardClassifier:
         shared out over them, and is then at most ``at_most`` sure: sure enough to be a play,
         never to prove cheating on. A reading at or above ``below`` stands as it is, so a card
         played twice is still read as itself."""
-        return self._classify(self.probabilities(crops), ruled_out, below, at_most)
+        probs = self.probabilities(crops)
+        if self.deck is not None:
+            self.deck.weigh(crops, probs)
+        return self._classify(probs, ruled_out, below, at_most)
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
@@ -137,6 +143,8 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
+        if self.deck is not None:
+            self.deck.weigh(crops, probs)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
                               for crop, doubt in zip(crops, unsure)])

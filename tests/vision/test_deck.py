@@ -1,0 +1,151 @@
+"""Showing the referee the deck's court cards (vision.deck): enrolment from a picture of them
+laid out, the deck file, and how a deck weighs the classifier's readings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.helpers import ROOT, console_script, run_command
+from vision.cardclasses import BACK, CLASSES
+from vision.classify import CardClassifier, as_crop
+from vision.deck import SHOWN, Deck, DeckError, enrol, laid_out
+from vision.detect import CardDetector
+from vision.studio.facesets import RandomFaces, TinyFaces
+from vision.studio.images import deck_picture, enrolled_deck
+
+LAID_OUT = SHOWN[:4] + [BACK] + SHOWN[4:]  # the order 'enrol' keeps them in
+
+
+@pytest.fixture(scope="module")
+def models():
+    return CardDetector(), CardClassifier()
+
+
+def _face_crop(faces: TinyFaces, card: str) -> np.ndarray:
+    face = faces.face(card).astype(np.float32)
+    alpha = face[..., 3:] / 255
+    return as_crop((face[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8))
+
+
+def test_cards_laid_out_are_taken_row_by_row_from_the_left():
+    # three rows of four, a little askew, given in no order; the second row sags to the right
+    centres = np.array([(100 + 120 * c + 3 * r, 100 + 160 * r + 12 * c)
+                        for r in range(3) for c in range(4)], float)
+    shuffled = np.random.default_rng(1).permutation(len(centres))
+    rows = laid_out(centres[shuffled], card_height=140)
+    assert [[int(shuffled[i]) for i in row] for row in rows] == [
+        [0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+
+
+def test_a_studio_picture_of_the_court_cards_is_enrolled_in_order(models):
+    detector, classifier = models
+    faces = TinyFaces(1)
+    deck, seed, refused = enrolled_deck(faces, detector, classifier)
+    assert deck.cards == LAID_OUT
+    # each card's clean face is most like the crop kept of its own card, or of one that only
+    # its suit sign tells from it (these faces draw the same panel for both red jacks)
+    # (the back's fine lattice shimmers when cut small: left out)
+    clean = np.stack([_face_crop(faces, card) for card in SHOWN])
+    best = [deck.cards[i] for i in deck.similarity(clean).argmax(axis=1)]
+
+    def look(card: str) -> str:
+        return card[0] + ("red" if card[-1] in "DH" else "black")
+
+    assert [look(c) for c in best] == [look(c) for c in SHOWN]
+    assert sum(b == c for b, c in zip(best, SHOWN)) >= 8
+
+
+def test_a_layout_done_wrong_is_refused(models):
+    detector, classifier = models
+    wrong = SHOWN + [BACK]  # deck_picture's places: the court cards row by row, then the back
+    wrong[0], wrong[1] = wrong[1], wrong[0]  # the jack of diamonds where clubs' should be
+    reasons = []
+    for seed in range(1, 6):  # (some pictures are refused before: a card not seen whole)
+        picture, _ = deck_picture(TinyFaces(1), seed, order=wrong)
+        with pytest.raises(DeckError) as refused:
+            enrol(picture, detector, classifier)
+        reasons.append(str(refused.value))
+    assert any("should be JC but reads as JD" in reason for reason in reasons), reasons
+
+
+def test_a_deck_makes_its_court_cards_surer_and_leaves_number_cards_be(models):
+    _, classifier = models
+    faces = RandomFaces(5019)  # a made-up design whose court cards are all unlike
+    deck = Deck(SHOWN, np.stack([_face_crop(faces, card) for card in SHOWN]))
+    numbers = ["7H", "3C", "AS", "5D"]
+    crops = np.stack([_face_crop(faces, card) for card in SHOWN + numbers])
+    before = classifier.probabilities(crops)
+    after = before.copy()
+    deck.weigh(crops, after)
+    courts = np.arange(len(SHOWN))
+    truth = np.array([CLASSES.index(card) for card in SHOWN])
+    assert (after[courts].argmax(axis=1) == truth).all()
+    assert after[courts, truth].mean() > before[courts, truth].mean() + 0.03
+    assert (after[courts, truth] >= 0.99).sum() >= 9 > (before[courts, truth] >= 0.99).sum()
+    # a number card correlates with no court card: its reading stays as it was
+    np.testing.assert_allclose(after[len(SHOWN):], before[len(SHOWN):], atol=0.02)
+    np.testing.assert_allclose(after.sum(axis=1), 1.0, rtol=1e-5)
+
+
+def _reading(**odds: float) -> np.ndarray:
+    probs = np.full((1, len(CLASSES)), (1 - sum(odds.values())) / (len(CLASSES) - len(odds)),
+                    np.float32)
+    for card, p in odds.items():
+        probs[0, CLASSES.index(card)] = p
+    return probs
+
+
+def test_look_alike_court_cards_are_not_told_apart_by_the_deck():
+    picture = _face_crop(TinyFaces(0), "QH")
+    deck = Deck(["QH", "QD"], np.stack([picture, picture]))  # one picture on both cards
+    # the classifier unsure of which: the deck, which cannot tell either, says nothing
+    unsure = _reading(QD=0.6, QH=0.3)
+    weighed = unsure.copy()
+    deck.weigh(picture[None], weighed)
+    np.testing.assert_allclose(weighed, unsure, rtol=1e-5)
+    # the classifier sure of one of them: both are weighed alike, so it stays that one
+    sure = _reading(QD=0.92, QH=0.04)
+    weighed = sure.copy()
+    deck.weigh(picture[None], weighed)
+    qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
+    assert qd > 0.95 and qd / qh == pytest.approx(0.92 / 0.04, rel=1e-3)
+
+
+def test_a_sure_reading_the_deck_would_overturn_becomes_unclear():
+    faces = TinyFaces(0)
+    deck = Deck(["KS", "JD"], np.stack([_face_crop(faces, "KS"), _face_crop(faces, "JD")]))
+    probs = _reading(JD=0.95, KS=0.01)  # the classifier sure of JD; the crop is plainly KS
+    deck.weigh(_face_crop(faces, "KS")[None], probs)
+    assert probs.max() < 0.9 and CLASSES[int(probs.argmax())] in ("KS", "JD")
+    np.testing.assert_allclose(probs.sum(), 1.0, rtol=1e-5)
+
+
+def test_a_deck_file_round_trip_and_bad_files(tmp_path):
+    faces = TinyFaces(0)
+    deck = Deck(SHOWN, np.stack([_face_crop(faces, card) for card in SHOWN]), "test")
+    deck.save(tmp_path / "deck.npz")
+    again = Deck.load(tmp_path / "deck.npz")
+    assert again.cards == deck.cards and again.source == "test"
+    np.testing.assert_array_equal(again.crops, deck.crops)
+    with pytest.raises(DeckError, match="no deck file"):
+        Deck.load(tmp_path / "missing.npz")
+    (tmp_path / "bad.npz").write_bytes(b"not a deck")
+    with pytest.raises(DeckError, match="cannot read the deck file"):
+        Deck.load(tmp_path / "bad.npz")
+    with pytest.raises(DeckError):
+        Deck(["XX"], deck.crops[:1])
+
+
+def test_the_commands_say_in_one_line_what_is_wrong_with_a_deck(tmp_path):
+    program = console_script("sueca-referee")
+    missing = str(tmp_path / "missing.npz")
+    for args, status in ((["deck", "--image", str(tmp_path / "none.jpg"), "--out", missing], 1),
+                         (["replay", str(ROOT / "samples" / "clips" / "game1.mp4"), "--deck",
+                           missing], 2),
+                         (["check", str(ROOT / "samples" / "images"), "--deck", missing], 1)):
+        done = run_command([program, *args])
+        assert done.returncode == status, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in done.stderr
+        assert lines[0].startswith(f"sueca-referee {args[0]}:")
