@@ -41,6 +41,12 @@ samples: $(STAMP)
 	$(STUDIO) clip samples/games/game1.sueca --out samples/clips/game1.mp4 --truth samples/clips/game1.jsonl --seed 7 --size 960x540
 	$(STUDIO) clip samples/games/game1c.sueca --out samples/clips/game1c.mp4 --truth samples/clips/game1c.jsonl --seed 10 --size 1280x720
 	$(STUDIO) clip samples/games/game2.sueca --out samples/clips/game2.mp4 --truth samples/clips/game2.jsonl --seed 15 --size 960x540
+	mkdir -p samples/decks
+	$(STUDIO) deck --design simplistic --seed 8 --out samples/decks/simplistic.jpg
+	$(STUDIO) deck --design kde-jolly-royal --seed 5 --out samples/decks/kde-jolly-royal.jpg
+	$(STUDIO) deck --design lattmann --seed 3 --out samples/decks/lattmann.jpg
+	for design in simplistic kde-jolly-royal lattmann; do \
+	  $(BIN)/sueca-referee deck --image samples/decks/$$design.jpg --out samples/decks/$$design.npz; done
 	rm -rf samples/images
 	$(STUDIO) images --designs test --count 200 --kind mixed --out samples/images --seed 7
 	$(STUDIO) sheet samples/images --out samples/contact_sheet.jpg --count 16

@@ -6,6 +6,8 @@ the scorer's verdict and announce seat 2's revoke, though two of its tricks are 
 away unscored. The other two clips are not refereed whole because of cards of designs the
 classifier does not yet read surely (lattmann's B/D/K court cards, kde-jolly-royal's black
 suits), so those are strict expected failures: when they start passing, this file must be told.
+Shown their deck's court cards first (``samples/decks``, ``sueca-referee deck``), the referee
+reads game2's lattmann court cards and reaches its draw.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 
 from tests.helpers import ROOT
 from vision.classify import CardClassifier
+from vision.deck import Deck
 from vision.detect import CardDetector
 from referee.config import RulesConfig
 from referee.events import GameOver
@@ -31,11 +34,16 @@ CLIPS = ROOT / "samples" / "clips"
 LOGS = Path(tempfile.mkdtemp(prefix="sueca-clip-logs-"))
 
 
+DECKS = ROOT / "samples" / "decks"
+DESIGNS = {"game1": "simplistic", "game1c": "kde-jolly-royal", "game2": "lattmann"}
+
+
 @cache
-def _refereed(name: str):
+def _refereed(name: str, with_deck: bool = False):
+    deck = Deck.load(DECKS / f"{DESIGNS[name]}.npz") if with_deck else None
     return referee_clip(CLIPS / f"{name}.mp4", CLIPS / f"{name}.jsonl",
-                        CardDetector(threads=1), CardClassifier(threads=1),
-                        LOGS / f"{name}.jsonl")
+                        CardDetector(threads=1), CardClassifier(threads=1, deck=deck),
+                        LOGS / f"{name}{'-deck' if with_deck else ''}.jsonl")
 
 
 def test_the_demo_clip_is_refereed_whole_with_the_scorers_verdict():
@@ -70,6 +78,25 @@ def test_the_revoke_clip_announces_the_revoke_and_the_scorers_verdict():
 def test_the_other_bundled_clips_reach_their_verdicts(name):
     _, comparison = _refereed(name)  # every announcement, the revoke's included, and verdict
     assert comparison.all_right, comparison.lines()
+
+
+def test_shown_its_deck_the_referee_reaches_the_draw_of_game2():
+    _, comparison = _refereed("game2", with_deck=True)
+    assert comparison.verdict_said[-2:] == ["The game resulted in a draw.",
+                                            "Score: 60 | 60"], comparison.lines()
+    assert comparison.false_accusations == 0 and comparison.plays_extra == 0
+    _, without = _refereed("game2")
+    assert comparison.plays_right >= without.plays_right + 10, (comparison.plays_right,
+                                                                without.plays_right)
+
+
+@pytest.mark.parametrize("name", ["game1", "game1c"])
+def test_shown_its_deck_the_referee_still_reaches_the_verdicts(name):
+    _, comparison = _refereed(name, with_deck=True)
+    _, without = _refereed(name)
+    assert comparison.verdict_said[-2:] == without.verdict_said[-2:], comparison.lines()
+    assert comparison.false_accusations == 0 and comparison.plays_extra == 0
+    assert comparison.plays_right >= without.plays_right
 
 
 @pytest.mark.parametrize("name", ["game1c", "game2"])

@@ -138,13 +138,15 @@ def images_in(folder: Path) -> list[ImageTask]:
 _state: dict[str, Any] = {}
 
 
-def _init(crops: bool, models: str | None) -> None:
+def _init(crops: bool, models: str | None, deck: str | None = None) -> None:
     from .classify import CardClassifier
+    from .deck import Deck
     from .detect import CardDetector
     from .models import MODELS
 
     folder = Path(models) if models else MODELS
-    _state["classifier"] = CardClassifier(folder / "cards.onnx", threads=1)
+    _state["classifier"] = CardClassifier(folder / "cards.onnx", threads=1,
+                                          deck=Deck.load(deck) if deck else None)
     _state["detector"] = None if crops else CardDetector(folder / "detector.onnx", threads=1)
     _state["crops"] = crops
 
@@ -348,6 +350,22 @@ class Tally:
     worst: list[tuple[int, str, list[str]]] = field(default_factory=list)
     mistakes: list[dict[str, Any]] = field(default_factory=list)
 
+    def add(self, other: Tally) -> None:
+        """Count ``other``'s images and cards in too (a set checked in parts)."""
+        for name in ("images", "cards", "found", "right", "sure", "detections",
+                     "true_detections", "seat_checked", "seat_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for threshold, count in other.wrong_confident.items():
+            self.wrong_confident[threshold] = self.wrong_confident.get(threshold, 0) + count
+        self.confusions.update(other.confusions)
+        for name, counts in other.per_class.items():
+            mine = self._cls(name)
+            for k in range(3):
+                mine[k] += counts[k]
+        self.skipped += other.skipped
+        self.worst += other.worst
+        self.mistakes += other.mistakes
+
     def _cls(self, name: str) -> list[int]:
         return self.per_class.setdefault(name, [0, 0, 0])
 
@@ -499,10 +517,12 @@ def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
 
 def run_check(tasks: list[ImageTask], positioned: bool, crops: bool, workers: int,
               models: str | None = None, progress: bool = True,
-              on_result: Callable[[ImageTask, dict[str, Any]], None] | None = None) -> Tally:
+              on_result: Callable[[ImageTask, dict[str, Any]], None] | None = None,
+              deck: str | None = None) -> Tally:
+    """``deck``: a deck file (``vision.deck``) whose court cards every reading is weighed by."""
     tally = Tally()
     with Progress("check", len(tasks), enabled=progress) as bar:
-        for task, result in zip(tasks, _results(tasks, crops, workers, models)):
+        for task, result in zip(tasks, _results(tasks, crops, workers, models, deck)):
             if on_result is not None:
                 on_result(task, result)
             compare(task, result, positioned, tally)
@@ -511,18 +531,18 @@ def run_check(tasks: list[ImageTask], positioned: bool, crops: bool, workers: in
 
 
 def _results(tasks: list[ImageTask], crops: bool, workers: int,
-             models: str | None) -> Iterator[dict[str, Any]]:
+             models: str | None, deck: str | None = None) -> Iterator[dict[str, Any]]:
     workers = max(1, min(workers, len(tasks) or 1))
     if workers == 1:
-        _init(crops, models)
+        _init(crops, models, deck)
         yield from map(_process, tasks)
         return
     # the models are loaded here first, so that a missing or broken one is raised here (a
     # worker whose start fails is started again and again, and the check would never end)
-    _init(crops, models)
+    _init(crops, models, deck)
     _state.clear()
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with context.Pool(workers, _init, (crops, models)) as pool:
+    with context.Pool(workers, _init, (crops, models, deck)) as pool:
         yield from pool.imap(_process, tasks, chunksize=4)
 
 

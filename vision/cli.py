@@ -95,6 +95,18 @@ def build_parser() -> argparse.ArgumentParser:
     clip.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     clip.set_defaults(run=run_studio_clip)
 
+    deck_picture = studio_commands.add_parser(
+        "deck", help="render a picture of a design's court cards laid out for 'sueca-referee "
+                     "deck'",
+        description="Render the twelve court cards and the back of one design laid out as "
+                    "'sueca-referee deck' wants them, on a random table under a random light.")
+    deck_picture.add_argument("--design", required=True, metavar="NAME", help="a design's name")
+    deck_picture.add_argument("--out", required=True, metavar="PICTURE.jpg", help="picture to write")
+    deck_picture.add_argument("--seed", type=int, default=1, help="(default 1)")
+    deck_picture.add_argument("--difficulty", choices=["easy", "normal", "hard"],
+                              default="normal", help="(default normal)")
+    deck_picture.set_defaults(run=run_studio_deck)
+
     sheet = studio_commands.add_parser(
         "sheet", help="a contact sheet of a labelled image set",
         description="Put the first pictures of a labelled set (a folder with labels.csv and "
@@ -135,6 +147,24 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     calibrate.set_defaults(run=run_calibrate)
 
+    deck = commands.add_parser(
+        "deck", help="show the referee the court cards of your deck",
+        description="Lay the deck's twelve court cards out face up in three rows (jacks, "
+                    "queens, kings from the top; each row clubs, diamonds, hearts, spades from "
+                    "left to right; a card back may end the first row), apart from one another "
+                    "on a plain table, and take one picture of them from above. Their crops "
+                    "are written to a deck file; with --deck, 'check', 'replay' and 'live' "
+                    "then read that deck's court cards by their likeness too, which an "
+                    "unfamiliar design's court cards need.")
+    deck_source = deck.add_mutually_exclusive_group(required=True)
+    deck_source.add_argument("--image", metavar="FILE", help="a picture of the laid-out cards")
+    deck_source.add_argument("--camera", metavar="INDEX|DEVICE", help="take a frame from a camera")
+    deck.add_argument("--out", required=True, metavar="DECK.npz", help="deck file to write")
+    deck.add_argument("--sheet", metavar="SHEET.png",
+                      help="also write the crops kept, side by side, to check them by eye")
+    deck.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
+    deck.set_defaults(run=run_deck)
+
     check = commands.add_parser(
         "check", help="measure detection and reading on a labelled image set",
         description="Run detection and classification on every image of a labelled set and "
@@ -152,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write a contact sheet of the mistakes")
     check.add_argument("--workers", type=at_least(1), default=None,
                        help="processes (default: one per core)")
+    check.add_argument("--deck", metavar="DECK.npz",
+                       help="the court cards of the deck pictured, as shown with "
+                            "'sueca-referee deck' (every image must show that deck)")
     check.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     check.add_argument("--quiet", action="store_true", help="no progress line")
     check.set_defaults(run=run_check)
@@ -458,6 +491,83 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     return 0
 
 
+def run_deck(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from vision.classify import CardClassifier, ClassifierError
+    from vision.deck import DeckError, enrol
+    from vision.detect import CardDetector, DetectorError
+    from vision.models import MODELS
+
+    command = "deck"
+    if ns.image is not None:
+        if not Path(ns.image).is_file():
+            print(f"{PROG} {command}: '{ns.image}' does not exist", file=sys.stderr)
+            return 1
+        image = cv2.imread(ns.image)
+        if image is None:
+            print(f"{PROG} {command}: cannot read the picture '{ns.image}'", file=sys.stderr)
+            return 1
+    else:
+        image = _grab_frame(ns.camera)
+        if isinstance(image, str):
+            print(f"{PROG} {command}: {image}", file=sys.stderr)
+            return 1
+    for out, picture in ((ns.out, False), (ns.sheet, True)):
+        problem = out and _cannot_write(out, picture)
+        if problem:
+            print(f"{PROG} {command}: {problem}", file=sys.stderr)
+            return 2
+    models = Path(ns.models) if ns.models else MODELS
+    try:
+        detector = CardDetector(models / "detector.onnx")
+        classifier = CardClassifier(models / "cards.onnx")
+        deck = enrol(image, detector, classifier, source=ns.image or f"camera {ns.camera}")
+    except (DetectorError, ClassifierError, DeckError) as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 1
+    try:
+        deck.save(ns.out)
+        if ns.sheet and not cv2.imwrite(ns.sheet, np.hstack(list(deck.crops))):
+            raise OSError(f"cannot write '{ns.sheet}'")
+    except OSError as error:
+        print(f"{PROG} {command}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    print(f"deck written to {ns.out}: {', '.join(deck.cards)}")
+    return 0
+
+
+def run_studio_deck(ns: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.studio.faces import StudioError
+    from vision.studio.facesets import face_sets
+    from vision.studio.images import deck_picture
+
+    command = "studio deck"
+    problem = _cannot_write(ns.out, True)
+    if problem:
+        print(f"{PROG} {command}: {problem}", file=sys.stderr)
+        return 2
+    try:
+        faces = face_sets(ns.design)
+    except StudioError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return 1
+    if len(faces) != 1:
+        print(f"{PROG} {command}: --design takes one design's name", file=sys.stderr)
+        return 2
+    picture, _ = deck_picture(faces[0], ns.seed, ns.difficulty)
+    if not cv2.imwrite(ns.out, picture):
+        print(f"{PROG} {command}: cannot write '{ns.out}'", file=sys.stderr)
+        return 1
+    print(f"{faces[0].name}'s court cards laid out: {ns.out}")
+    return 0
+
+
 def run_check(ns: argparse.Namespace) -> int:
     import json
     from pathlib import Path
@@ -471,6 +581,7 @@ def run_check(ns: argparse.Namespace) -> int:
         run_check,
     )
     from vision.classify import ClassifierError
+    from vision.deck import DeckError
     from vision.detect import DetectorError
 
     command = "check"
@@ -515,8 +626,9 @@ def run_check(ns: argparse.Namespace) -> int:
         print(f"{task.name}: {', '.join(cards) if cards else 'no cards'}")
 
     try:
-        tally = run_check(tasks, positioned, ns.crops, workers, ns.models, not ns.quiet, show)
-    except (ClassifierError, DetectorError) as error:
+        tally = run_check(tasks, positioned, ns.crops, workers, ns.models, not ns.quiet, show,
+                          ns.deck)
+    except (ClassifierError, DetectorError, DeckError) as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
     summary = report(tally, str(target), ns.crops)

@@ -28,6 +28,10 @@ def add_referee_options(command: argparse.ArgumentParser) -> None:
                          help="say the announcements aloud (needs espeak-ng)")
     command.add_argument("--lang", choices=["en", "pt"], default="en",
                          help="language of the spoken announcements (default en)")
+    command.add_argument("--deck", metavar="DECK.npz",
+                         help="the court cards of the deck in play, as shown to the referee "
+                              "with 'sueca-referee deck' (reads an unfamiliar design's court "
+                              "cards far better)")
     command.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     command.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
 
@@ -36,6 +40,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from referee.cards import Card, CardError
     from referee.config import ConfigError, load_rules_config
     from vision.classify import CardClassifier, ClassifierError
+    from vision.deck import Deck, DeckError
     from vision.detect import CardDetector, DetectorError
     from vision.models import MODELS, threads_beside_reading
     from vision.game import TableReferee
@@ -65,6 +70,10 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         calibration = load_calibration(ns.calibration) if ns.calibration else None
     except CalibrationError as error:
         return fail(str(error), 2)
+    try:
+        deck = Deck.load(ns.deck) if ns.deck else None
+    except DeckError as error:
+        return fail(str(error), 2)
     if command == "replay" and not Path(ns.clip).exists():
         return fail(f"'{ns.clip}' does not exist")
     truth = None
@@ -83,7 +92,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     threads = threads_beside_reading() if command == "replay" else None
     try:
         detector = CardDetector(models / "detector.onnx", threads=threads)
-        classifier = CardClassifier(models / "cards.onnx", threads=threads)
+        classifier = CardClassifier(models / "cards.onnx", threads=threads, deck=deck)
     except (DetectorError, ClassifierError) as error:
         return fail(str(error))
     table = TableReferee(rules, trump=trump)

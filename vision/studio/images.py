@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
+
+from referee.cards import Card
 
 from ..layout import TableLayout
 from ..progress import Progress
@@ -129,3 +132,63 @@ def _rendered(settings: ImageSetSettings, layout: TableLayout, out: str,
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(workers, _init_worker, (settings, layout, out)) as pool:
         yield from pool.imap(_work, indices, chunksize=4)
+
+
+def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
+                 layout: TableLayout = TableLayout(), width: int = 1280,
+                 height: int = 720, order: list[str] | None = None,
+                 ) -> tuple[Any, list[CardLabel]]:
+    """A picture of ``faces``' court cards laid out to be shown to the referee
+    (``vision.deck``): a row a rank (jacks, queens, kings from the top), each row clubs,
+    diamonds, hearts, spades from left to right, and a card back at the end of the first
+    row; each card a little askew, on a random table under a random light, seen by a camera
+    held roughly square to the rows. The same (faces, seed) always gives the same picture.
+    ``order``: the thirteen cards to lay in those places instead (a layout done wrong),
+    given as the places are: the jacks, queens and kings, each clubs to spades, then the
+    back's place."""
+    from ..deck import COURT_ORDER, SUITS_ORDER
+    from .faces import BACK
+    from .randomize import KINDS, random_camera, random_look
+    from .scene import CardOnTable, Scene, Stage
+
+    rng = np.random.default_rng([seed, 77])
+    cx, cy = layout.centre
+    scene = Scene()
+    places = [(f"{rank}{suit}", row, column) for row, rank in enumerate(COURT_ORDER)
+              for column, suit in enumerate(SUITS_ORDER)] + [(BACK, 0, len(SUITS_ORDER))]
+    if order is not None:
+        places = [(name, row, column) for name, (_, row, column) in zip(order, places)]
+    for name, row, column in places:
+        x = cx + (column - 2) * 105 + rng.normal(0, 3)
+        y = cy + (row - 1) * 130 + rng.normal(0, 3)
+        card = name if name == BACK else Card.parse(name)
+        scene.cards.append(CardOnTable(card, faces.face(card), (float(x), float(y)),
+                                       float(rng.normal(0, 4))))
+    frame = np.concatenate([c.corners_mm() for c in scene.cards])
+    camera = random_camera(rng, layout, difficulty, width, height, aim=(cx, cy),
+                           frame_mm=frame, fill=float(rng.uniform(0.8, 0.95)),
+                           yaw=float(rng.normal(0, 4)))
+    stage = Stage(camera, layout, str(rng.choice(KINDS)), False, random_look(rng, difficulty),
+                  seed=int(rng.integers(2 ** 31)))
+    return render(stage, scene, rng)
+
+
+def enrolled_deck(faces: FaceSet, detector: Any, classifier: Any, first_seed: int = 1,
+                  tries: int = 10) -> tuple[Any, int, list[str]]:
+    """``faces``' court cards shown to the referee (``vision.deck.enrol``) from the first
+    studio picture of them (``deck_picture``, seeds ``first_seed`` on) that can be enrolled,
+    as players would take a picture again when asked to: the deck, that picture's seed and
+    why each picture before it was refused. Raises ``vision.deck.DeckError`` when none of
+    ``tries`` pictures can be."""
+    from ..deck import DeckError, enrol
+
+    refused = []
+    for seed in range(first_seed, first_seed + tries):
+        picture, _ = deck_picture(faces, seed)
+        try:
+            return enrol(picture, detector, classifier, f"studio deck {faces.name} {seed}"), \
+                seed, refused
+        except DeckError as error:
+            refused.append(str(error))
+    raise DeckError(f"none of {tries} pictures of {faces.name}'s court cards could be enrolled: "
+                    f"{refused[-1]}")

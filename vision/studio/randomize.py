@@ -208,13 +208,19 @@ def random_closeup_scene(rng: np.random.Generator, faces: FaceSet, layout: Table
     return scene, frame
 
 
+def picture_faces(seed: int, index: int, faces: list[FaceSet]) -> FaceSet:
+    """The design of picture ``index`` of a set made with ``seed`` (``random_picture``'s first
+    draw), without rendering it."""
+    return faces[int(np.random.default_rng([seed, index]).integers(len(faces)))]
+
+
 def random_picture(seed: int, index: int, faces: list[FaceSet], layout: TableLayout,
                    difficulty: str = "normal", kind: str = "table", markers: float = 0.5,
                    width: int = 1280, height: int = 720) -> tuple[Stage, Scene, np.random.Generator]:
     """The stage and scene of picture ``index`` of a set made with ``seed``. The same (seed,
     index) always gives the same picture, whatever the number of worker processes."""
     rng = np.random.default_rng([seed, index])
-    face_set = faces[int(rng.integers(len(faces)))]
+    face_set = faces[int(rng.integers(len(faces)))]  # (picture_faces draws the same)
     look = random_look(rng, difficulty)
     surface_kind = str(rng.choice(KINDS))
     if kind == "closeup":
