@@ -3,12 +3,14 @@ count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
                                          [--brisk] [--workers 2] [--keep DIR]
-                                         [--models DIR]
+                                         [--models DIR] [--decks]
 
 Every fourth game has a revoke. For each game it prints whether every play, trick winner,
 announcement and the verdict matched the truth log, any false accusation, and the delay from a
 card coming to rest to its announcement; then the totals. Needs the test designs in the face
-cache (built on first use).
+cache (built on first use). With ``--decks`` each game is refereed as after the players showed
+the referee their deck's court cards (``sueca-referee deck``): a studio picture of that design's
+court cards laid out (the first of seeds 1-10 that can be enrolled) gives the deck.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from vision.options import at_least, model_folder, picture_size  # noqa: E402
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
-def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) -> dict:
+def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None, bool]) -> dict:
     from vision.classify import CardClassifier
     from vision.detect import CardDetector
     from vision.studio.clip import game_from_seed, render_clip
@@ -37,7 +39,7 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) 
 
     from vision.models import MODELS
 
-    seed, revoke, (width, height), brisk, folder, models = job
+    seed, revoke, (width, height), brisk, folder, models, with_deck = job
     models_dir = Path(models) if models else MODELS
     designs = face_sets("test", log=lambda m: None)
     faces = designs[seed % len(designs)]
@@ -46,9 +48,13 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None]) 
         render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth, seed=seed,
                     width=width, height=height, timing=BRISK if brisk else Timing(),
                     progress=False)
-    _, comparison = referee_clip(clip, truth,
-                                 CardDetector(models_dir / "detector.onnx", threads=1),
-                                 CardClassifier(models_dir / "cards.onnx", threads=1))
+    detector = CardDetector(models_dir / "detector.onnx", threads=1)
+    classifier = CardClassifier(models_dir / "cards.onnx", threads=1)
+    if with_deck:
+        from vision.studio.images import enrolled_deck
+
+        classifier.deck, _, _ = enrolled_deck(faces, detector, classifier)
+    _, comparison = referee_clip(clip, truth, detector, classifier)
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
             "false": comparison.false_accusations, "wrong": comparison.statements_wrong,
             "delays": comparison.delays,
@@ -70,6 +76,8 @@ def main() -> None:
                         "already there are refereed again, not rendered again)")
     parser.add_argument("--models", metavar="DIR", type=model_folder,
                         help="model folder (default: models/)")
+    parser.add_argument("--decks", action="store_true",
+                        help="referee each game with its design's court cards shown first")
     args = parser.parse_args()
     width, height = args.size
     from vision.studio.facesets import face_sets
@@ -78,7 +86,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
-        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models)
+        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models,
+                 args.decks)
                 for seed in range(args.first_seed, args.first_seed + args.games)]
         started = time.monotonic()
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:

@@ -10,6 +10,12 @@
 2. Close-ups of one to three cards of the test designs, checked without positions
    (``image,card,visible`` labels; half-hidden cards need not be read) (goal: >= 99 %).
 3. The real webcam photos in ../shared/data/real-webcam-hearts (validation only; goal >= 95 %).
+With ``--decks``, sets 1 and 2 are checked a second time as the referee reads them once the
+players have shown it their deck's court cards (``sueca-referee deck``): each test design's
+court cards are rendered laid out (``studio deck``; the first of seeds 1-10 whose picture can
+be enrolled, as players take a picture again when asked) and each picture is checked with its
+own design's deck.
+
 4. Speed on this 2-core machine: a 1280x720 frame with four cards, detection plus
    classification (goal: median < 15 ms), and one card's classification (goal: < 2 ms).
 """
@@ -30,16 +36,31 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.check import read_labels, report, run_check  # noqa: E402
+from vision.check import Tally, read_labels, report, run_check  # noqa: E402
 from vision.options import at_least, model_folder  # noqa: E402
-from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
+from vision.studio.facesets import face_sets  # noqa: E402
+from vision.studio.images import ImageSetSettings, enrolled_deck, write_image_set  # noqa: E402
+from vision.studio.randomize import picture_faces  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "real-webcam-hearts" / "labels.csv"
 
 
-def measure(labels: Path, title: str, workers: int, models: str | None = None) -> dict:
+def measure(labels: Path, title: str, workers: int, models: str | None = None,
+            decks: dict[str, Path] | None = None, seed: int = 0) -> dict:
+    """Check the set ``labels`` and print its figures. ``decks`` (design -> deck file): check
+    each picture of the set (made with ``seed``) with its own design's deck."""
     tasks, positioned = read_labels(labels)
-    tally = run_check(tasks, positioned, False, workers, models, progress=False)
+    if decks is None:
+        tally = run_check(tasks, positioned, False, workers, models, progress=False)
+    else:
+        tally = Tally()
+        faces = face_sets("test", log=lambda m: None)
+        for design, deck in decks.items():
+            own = [t for t in tasks
+                   if picture_faces(seed, int(Path(t.name).stem), faces).name == design]
+            part = run_check(own, positioned, False, workers, models, progress=False,
+                             deck=str(deck))
+            tally.add(part)
     result = report(tally, str(labels), False)
     wrong = result["wrong_at_or_above"]
     print(f"{title}: {result['images']} images, {result['cards']} cards: card accuracy "
@@ -51,6 +72,26 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None) -
         print("   confusions: " + ", ".join(f"{c['truth']}->{c['read']} x{c['count']}"
                                             for c in result["confusions"][:8]))
     return result
+
+
+def make_decks(folder: Path, models: str | None = None) -> dict[str, Path]:
+    """A deck file for each test design, in ``folder``, enrolled from studio pictures."""
+    from vision.classify import CardClassifier
+    from vision.detect import CardDetector
+    from vision.models import MODELS
+
+    models_dir = Path(models) if models else MODELS
+    detector = CardDetector(models_dir / "detector.onnx")
+    classifier = CardClassifier(models_dir / "cards.onnx")
+    folder.mkdir(parents=True, exist_ok=True)
+    decks = {}
+    for faces in face_sets("test", log=lambda m: None):
+        deck, seed, refused = enrolled_deck(faces, detector, classifier)
+        decks[faces.name] = folder / f"{faces.name}.npz"
+        deck.save(decks[faces.name])
+        print(f"   deck of {faces.name}: picture seed {seed}"
+              + (f" ({len(refused)} refused before it)" if refused else ""))
+    return decks
 
 
 def _pct(value: float | None) -> str:
@@ -129,6 +170,8 @@ def main() -> None:
     parser.add_argument("--keep", metavar="DIR", help="keep the rendered sets here")
     parser.add_argument("--models", metavar="DIR", type=model_folder,
                         help="model folder (default: models/)")
+    parser.add_argument("--decks", action="store_true",
+                        help="also check sets 1 and 2 with each design's court cards shown")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
@@ -144,8 +187,15 @@ def main() -> None:
         close = write_image_set(base / "closeups", ImageSetSettings(
             args.closeups, seed=2025, designs="test", difficulty="hard", kind="closeup"),
             workers=args.workers, progress=False)
-        measure(positionless(close, close.with_name("labels-cards-only.csv")),
-                "close-ups (no positions)", args.workers, args.models)
+        cards_only = positionless(close, close.with_name("labels-cards-only.csv"))
+        measure(cards_only, "close-ups (no positions)", args.workers, args.models)
+        if args.decks:
+            print("with each design's court cards shown to the referee:")
+            decks = make_decks(base / "decks", args.models)
+            measure(hard, "hard test designs, decks shown", args.workers, args.models, decks,
+                    seed=2024)
+            measure(cards_only, "close-ups (no positions), decks shown", args.workers,
+                    args.models, decks, seed=2025)
     if REAL.exists():
         measure(REAL, "real webcam hearts", args.workers, args.models)
     else:

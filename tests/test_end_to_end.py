@@ -28,6 +28,7 @@ from vision.detect import CardDetector
 from vision.studio.clip import BRISK, game_from_seed, render_clip
 from vision.studio.faces import StudioError
 from vision.studio.facesets import face_sets
+from vision.studio.images import enrolled_deck
 from vision.truthcheck import referee_clip
 
 SIZE = (960, 540)
@@ -48,8 +49,18 @@ def _stages():
 
 
 @cache
-def refereed(seed: int, revoke: bool, folder: str):
-    """Render game ``seed`` and referee it: (session result, comparison with the truth)."""
+def _deck(design: str):
+    """The design's court cards as the players would show them (``sueca-referee deck``): the
+    first studio picture of them laid out that can be enrolled."""
+    faces = next(f for f in _test_designs() if f.name == design)
+    detector, classifier = _stages()
+    return enrolled_deck(faces, detector, classifier)[0]
+
+
+@cache
+def refereed(seed: int, revoke: bool, folder: str, with_deck: bool = False):
+    """Render game ``seed`` (once) and referee it, with its design's court cards shown first
+    or not: (session result, comparison with the truth)."""
     from pathlib import Path
 
     designs = _test_designs()
@@ -57,11 +68,13 @@ def refereed(seed: int, revoke: bool, folder: str):
         pytest.skip(f"the test designs are not available: {designs}")
     faces = designs[seed % len(designs)]
     clip, truth_path = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
-    render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path, seed=seed,
-                width=SIZE[0], height=SIZE[1], timing=BRISK, progress=False)
-    result = referee_clip(clip, truth_path, *_stages())
-    clip.unlink()  # the truth log is small; the clip is not needed again
-    return result
+    if not (clip.exists() and truth_path.exists()):
+        render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path, seed=seed,
+                    width=SIZE[0], height=SIZE[1], timing=BRISK, progress=False)
+    detector, classifier = _stages()
+    if with_deck:
+        classifier = CardClassifier(threads=1, deck=_deck(faces.name))
+    return referee_clip(clip, truth_path, detector, classifier)
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +82,13 @@ def folder(tmp_path_factory):
     return str(tmp_path_factory.mktemp("games"))
 
 
+@pytest.mark.parametrize("with_deck", [False, True], ids=["alone", "deck shown"])
 @pytest.mark.parametrize("seed,revoke", GAMES)
-def test_nobody_is_falsely_accused(folder, seed, revoke):
+def test_nobody_is_falsely_accused(folder, seed, revoke, with_deck):
     """Whatever the readers get wrong, nobody is accused of cheating they did not do, nothing
-    false is said of the play, and no verdict is given that is not the truth's."""
-    result, comparison = refereed(seed, revoke, folder)
+    false is said of the play, and no verdict is given that is not the truth's; whether or
+    not the players showed the referee their deck's court cards first."""
+    result, comparison = refereed(seed, revoke, folder, with_deck)
     assert result.frames > 300 and result.calibrated_frames == result.frames
     assert comparison.false_accusations == 0, comparison.lines()
     # and every trump, cut and trick won said is true (who, which card, how many points)
@@ -90,18 +105,33 @@ def test_nobody_is_falsely_accused(folder, seed, revoke):
 
 # the games refereed whole today (the three simplistic ones and bellot 6): they must stay so
 WHOLE_TODAY = {3, 6, 9, 15}
+# and those refereed whole once the players have shown the referee their deck's court cards:
+# lattmann's and guyenne-classic's court cards, which the classifier reads unsurely or not at
+# all, are then read (lattmann's game 19 loses a trick still; kde-jolly-royal's black suits,
+# kde-penguins' look-alike court cards and two of bellot's games miss a few plays)
+WHOLE_WITH_DECK = {1, 2, 3, 6, 7, 8, 9, 13, 14, 15, 20}
 NOT_YET = pytest.mark.xfail(strict=False, reason="issue 4 is open: a card read unsurely or "
                             "missed leaves a trick unscored, so not every game is refereed whole")
 
 
-@pytest.mark.parametrize("seed,revoke", [
-    pytest.param(seed, revoke, marks=() if seed in WHOLE_TODAY else NOT_YET)
-    for seed, revoke in GAMES])
-def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke):
-    result, comparison = refereed(seed, revoke, folder)
+@pytest.mark.parametrize("with_deck", [False, True], ids=["alone", "deck shown"])
+@pytest.mark.parametrize("seed,revoke", GAMES)
+def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke, with_deck, request):
+    if seed not in (WHOLE_WITH_DECK if with_deck else WHOLE_TODAY):
+        request.applymarker(NOT_YET)
+    result, comparison = refereed(seed, revoke, folder, with_deck)
     assert comparison.all_right, comparison.lines()
     if revoke:
         assert any(s.announcement.kind == "revoke" for s in result.said)
+
+
+def test_shown_the_decks_the_referee_announces_every_revoke_and_more_verdicts(folder):
+    alone = [refereed(seed, revoke, folder)[1] for seed, revoke in GAMES]
+    shown = [refereed(seed, revoke, folder, True)[1] for seed, revoke in GAMES]
+    assert sum(c.accusations_made for c in shown) == 5 == sum(
+        c.accusations_expected for c in shown)
+    assert sum(c.verdict_right for c in shown) >= 19 > sum(c.verdict_right for c in alone)
+    assert sum(c.plays_right for c in shown) > sum(c.plays_right for c in alone) + 50
 
 
 @pytest.mark.parametrize("seed", [12, 4])
