@@ -135,9 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "table's size, the seats, the dealer and the seat zones. Without markers, "
                     "click the play area's four corners in a window (clockwise from the "
                     "top-left, seat 1's side at the bottom), or give them with --corners.")
-    source = calibrate.add_mutually_exclusive_group(required=True)
-    source.add_argument("--image", metavar="FILE", help="a picture of the table")
-    source.add_argument("--camera", metavar="INDEX|DEVICE", help="take a frame from a camera")
+    _add_picture_source(calibrate, "a picture of the table")
     calibrate.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
                            help="the play area's corners in the picture, clockwise from the "
                                 "top-left (instead of markers or clicking)")
@@ -156,9 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "are written to a deck file; with --deck, 'check', 'replay' and 'live' "
                     "then read that deck's court cards by their likeness too, which an "
                     "unfamiliar design's court cards need.")
-    deck_source = deck.add_mutually_exclusive_group(required=True)
-    deck_source.add_argument("--image", metavar="FILE", help="a picture of the laid-out cards")
-    deck_source.add_argument("--camera", metavar="INDEX|DEVICE", help="take a frame from a camera")
+    _add_picture_source(deck, "a picture of the laid-out cards")
     deck.add_argument("--out", required=True, metavar="DECK.npz", help="deck file to write")
     deck.add_argument("--sheet", metavar="SHEET.png",
                       help="also write the crops kept, side by side, to check them by eye")
@@ -213,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_referee_options(live)
     live.set_defaults(run=lambda ns: run_referee(ns, "live"))
     return parser
+
+
+def _add_picture_source(command: argparse.ArgumentParser, what: str) -> None:
+    """``--image FILE`` or ``--camera INDEX|DEVICE``, one of them (``_picture`` reads it)."""
+    source = command.add_mutually_exclusive_group(required=True)
+    source.add_argument("--image", metavar="FILE", help=what)
+    source.add_argument("--camera", metavar="INDEX|DEVICE", help="take a frame from a camera")
 
 
 def _add_render_options(command: argparse.ArgumentParser) -> None:
@@ -323,6 +326,17 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _says_unwritable(command: str, *outputs: tuple[str | None, bool]) -> bool:
+    """Whether one of ``outputs`` ((path or None, is a picture)) cannot be written; if so,
+    says why, for ``command``."""
+    for out, picture in outputs:
+        problem = out and _cannot_write(out, picture)
+        if problem:
+            print(f"{PROG} {command}: {problem}", file=sys.stderr)
+            return True
+    return False
+
+
 def _cannot_write(path: str, picture: bool = False) -> str | None:
     """Why ``path`` could not be written, found before any work is done (so a long run does
     not end by losing what it made), or None. ``picture``: the file is a picture OpenCV
@@ -386,6 +400,20 @@ def run_markers(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _picture(ns: argparse.Namespace):  # -> np.ndarray | str (why there is none)
+    """The picture ``--image`` names, or a frame from ``--camera``."""
+    from pathlib import Path
+
+    import cv2
+
+    if ns.image is None:
+        return _grab_frame(ns.camera)
+    if not Path(ns.image).is_file():  # (before OpenCV, which would warn of it too)
+        return f"'{ns.image}' does not exist"
+    image = cv2.imread(ns.image)
+    return f"cannot read the picture '{ns.image}'" if image is None else image
+
+
 def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
     import cv2
 
@@ -437,8 +465,6 @@ def _click_corners(image):  # -> np.ndarray | None
 def run_calibrate(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
-    import cv2
-
     from referee.config import ConfigError, load_rules_config
     from vision.table import CalibrationError, from_corners, from_markers, parse_corners
 
@@ -451,19 +477,10 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 2
-    if ns.image is not None:
-        if not Path(ns.image).is_file():  # (before OpenCV, which would warn of it too)
-            print(f"{PROG} {command}: '{ns.image}' does not exist", file=sys.stderr)
-            return 1
-        image = cv2.imread(ns.image)
-        if image is None:
-            print(f"{PROG} {command}: cannot read the picture '{ns.image}'", file=sys.stderr)
-            return 1
-    else:
-        image = _grab_frame(ns.camera)
-        if isinstance(image, str):
-            print(f"{PROG} {command}: {image}", file=sys.stderr)
-            return 1
+    image = _picture(ns)
+    if isinstance(image, str):
+        print(f"{PROG} {command}: {image}", file=sys.stderr)
+        return 1
     size = (image.shape[1], image.shape[0])
     try:
         if ns.corners:
@@ -503,24 +520,12 @@ def run_deck(ns: argparse.Namespace) -> int:
     from vision.models import MODELS
 
     command = "deck"
-    if ns.image is not None:
-        if not Path(ns.image).is_file():
-            print(f"{PROG} {command}: '{ns.image}' does not exist", file=sys.stderr)
-            return 1
-        image = cv2.imread(ns.image)
-        if image is None:
-            print(f"{PROG} {command}: cannot read the picture '{ns.image}'", file=sys.stderr)
-            return 1
-    else:
-        image = _grab_frame(ns.camera)
-        if isinstance(image, str):
-            print(f"{PROG} {command}: {image}", file=sys.stderr)
-            return 1
-    for out, picture in ((ns.out, False), (ns.sheet, True)):
-        problem = out and _cannot_write(out, picture)
-        if problem:
-            print(f"{PROG} {command}: {problem}", file=sys.stderr)
-            return 2
+    image = _picture(ns)
+    if isinstance(image, str):
+        print(f"{PROG} {command}: {image}", file=sys.stderr)
+        return 1
+    if _says_unwritable(command, (ns.out, False), (ns.sheet, True)):
+        return 2
     models = Path(ns.models) if ns.models else MODELS
     try:
         detector = CardDetector(models / "detector.onnx")
@@ -606,11 +611,8 @@ def run_check(ns: argparse.Namespace) -> int:
     except LabelsError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
-    for out, picture in ((ns.report, False), (ns.errors, True)):
-        problem = out and _cannot_write(out, picture)
-        if problem:
-            print(f"{PROG} {command}: {problem}", file=sys.stderr)
-            return 2
+    if _says_unwritable(command, (ns.report, False), (ns.errors, True)):
+        return 2
     workers = ns.workers or os.cpu_count() or 1
 
     def show(task, result):  # noqa: ANN001, ANN202
