@@ -83,10 +83,19 @@ class DeckError(ValueError):
     """A deck file that cannot be read, or a picture of a deck that cannot be enrolled."""
 
 
-def _vector(crop: np.ndarray) -> np.ndarray:
-    colour = cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)[RIM:-RIM, RIM:-RIM]
-    colour = (colour - colour.reshape(-1, 3).mean(axis=0)).ravel()
-    return colour / max(float(np.linalg.norm(colour)), 1e-6)
+def _vectors(crops: np.ndarray, turned: bool = False) -> np.ndarray:
+    """(N, pixels x 3): each crop (N, H, W, 3 uint8) lightly blurred, without its rim, each
+    colour less its mean, as a unit vector; with ``turned``, of each crop turned half round."""
+    out = []
+    for crop in crops:
+        blurred = cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)[RIM:-RIM, RIM:-RIM]
+        if turned:  # (the blur is the same either way round)
+            blurred = blurred[::-1, ::-1]
+        out.append(blurred.reshape(-1, 3))
+    colour = np.stack(out)
+    colour -= colour.mean(axis=1, keepdims=True)
+    colour = colour.reshape(len(out), -1)
+    return colour / np.maximum(np.linalg.norm(colour, axis=1, keepdims=True), 1e-6)
 
 
 @dataclass
@@ -104,7 +113,7 @@ class Deck:
         unknown = [c for c in self.cards if c not in CLASSES]
         if unknown or len(self.cards) != len(self.crops) or not self.cards:
             raise DeckError("a deck needs one crop for each card it names, and only cards")
-        self._vectors = np.stack([_vector(c) for c in self.crops])
+        self._vectors = _vectors(self.crops)
         self._columns = np.array([CLASSES.index(c) for c in self.cards])
         # cards of the deck that look alike (the same big letter in every suit): groups of
         # them, each card's group a label (connected through any look-alike pair)
@@ -121,14 +130,11 @@ class Deck:
     def similarity(self, crops: np.ndarray) -> np.ndarray:
         """(N, cards) correlation of each crop (N, H, W, 3; resized to the deck's crop size
         if need be) with each kept card, the better of the crop either way up."""
-        vectors, turned = [], []
-        for crop in crops:
-            if crop.shape[1::-1] != self.size:
-                crop = cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA)
-            vectors.append(_vector(crop))
-            turned.append(_vector(np.ascontiguousarray(crop[::-1, ::-1])))
-        return np.maximum(np.stack(vectors) @ self._vectors.T,
-                          np.stack(turned) @ self._vectors.T)
+        crops = np.stack([crop if crop.shape[1::-1] == self.size else
+                          cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA)
+                          for crop in crops])
+        return np.maximum(_vectors(crops) @ self._vectors.T,
+                          _vectors(crops, turned=True) @ self._vectors.T)
 
     def weigh(self, crops: np.ndarray, probs: np.ndarray) -> None:
         """Make, in place, each reading of ``probs`` (N, classes) of the cards in ``crops``
@@ -158,8 +164,9 @@ class Deck:
         # a card the classifier alone was sure of keeps that reading where the kept card it
         # looks most like is another (a crop of the deck kept askew, a card seen poorly): the
         # deck only confirms a sure reading, it never unsettles it
-        own = np.array([alone_card in self._columns[self._groups == self._groups[k]]
-                        for alone_card, k in zip(alone.argmax(axis=1), best)])
+        group_of = np.full(len(CLASSES), -1)
+        group_of[self._columns] = self._groups
+        own = group_of[alone.argmax(axis=1)] == self._groups[best]
         keep = sure_alone & ~own
         probs[keep] = alone[keep]
 
