@@ -553,9 +553,7 @@ def run_studio_deck(ns: argparse.Namespace) -> int:
     from vision.studio.images import deck_picture
 
     command = "studio deck"
-    problem = _cannot_write(ns.out, True)
-    if problem:
-        print(f"{PROG} {command}: {problem}", file=sys.stderr)
+    if _says_unwritable(command, (ns.out, True)):
         return 2
     try:
         faces = face_sets(ns.design)

@@ -54,6 +54,9 @@ from .cardclasses import BACK, CLASSES
 SUITS_ORDER = "CDHS"
 COURT_ORDER = "JQK"
 SHOWN = [f"{rank}{suit}" for rank in COURT_ORDER for suit in SUITS_ORDER]
+# each card's place (name, row, column), the back's last
+PLACES = [(f"{rank}{suit}", row, column) for row, rank in enumerate(COURT_ORDER)
+          for column, suit in enumerate(SUITS_ORDER)] + [(BACK, 0, len(SUITS_ORDER))]
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 LAYOUT = ("lay the court cards out face up in three rows, jacks, queens, kings from the top, "
           "each row clubs, diamonds, hearts, spades from left to right (a card back may end "
@@ -83,18 +86,17 @@ class DeckError(ValueError):
     """A deck file that cannot be read, or a picture of a deck that cannot be enrolled."""
 
 
-def _vectors(crops: np.ndarray, turned: bool = False) -> np.ndarray:
-    """(N, pixels x 3): each crop (N, H, W, 3 uint8) lightly blurred, without its rim, each
-    colour less its mean, as a unit vector; with ``turned``, of each crop turned half round."""
-    out = []
-    for crop in crops:
-        blurred = cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)[RIM:-RIM, RIM:-RIM]
-        if turned:  # (the blur is the same either way round)
-            blurred = blurred[::-1, ::-1]
-        out.append(blurred.reshape(-1, 3))
-    colour = np.stack(out)
-    colour -= colour.mean(axis=1, keepdims=True)
-    colour = colour.reshape(len(out), -1)
+def _blurred(crops: np.ndarray) -> np.ndarray:
+    """(N, H', W', 3) float32: each crop (N, H, W, 3 uint8) lightly blurred, without its rim."""
+    return np.stack([cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)[RIM:-RIM, RIM:-RIM]
+                     for crop in crops])
+
+
+def _unit(blurred: np.ndarray) -> np.ndarray:
+    """(N, pixels x 3): each of ``_blurred``'s crops, each colour less its mean, as a unit
+    vector."""
+    colour = blurred.reshape(len(blurred), -1, 3)
+    colour = (colour - colour.mean(axis=1, keepdims=True)).reshape(len(blurred), -1)
     return colour / np.maximum(np.linalg.norm(colour, axis=1, keepdims=True), 1e-6)
 
 
@@ -107,21 +109,28 @@ class Deck:
     crops: np.ndarray
     source: str = ""
     _vectors: np.ndarray = field(init=False, repr=False)
-    _columns: np.ndarray = field(init=False, repr=False)
+    _columns: np.ndarray = field(init=False, repr=False)  # each kept card's class
+    _groups: list[np.ndarray] = field(init=False, repr=False)  # look-alikes, as masks
+    _group: np.ndarray = field(init=False, repr=False)  # each class's group (-1: not kept)
+    _alike: np.ndarray = field(init=False, repr=False)  # kept cards with a look-alike
 
     def __post_init__(self) -> None:
         unknown = [c for c in self.cards if c not in CLASSES]
         if unknown or len(self.cards) != len(self.crops) or not self.cards:
             raise DeckError("a deck needs one crop for each card it names, and only cards")
-        self._vectors = _vectors(self.crops)
+        self._vectors = _unit(_blurred(self.crops))
         self._columns = np.array([CLASSES.index(c) for c in self.cards])
         # cards of the deck that look alike (the same big letter in every suit): groups of
         # them, each card's group a label (connected through any look-alike pair)
         alike = self._vectors @ self._vectors.T >= LOOKALIKE
-        groups = np.arange(len(self.cards))
+        labels = np.arange(len(self.cards))
         for _ in range(len(self.cards)):
-            groups = np.array([groups[alike[k]].min() for k in range(len(self.cards))])
-        self._groups = groups
+            labels = np.array([labels[alike[k]].min() for k in range(len(self.cards))])
+        self._groups = [labels == label for label in np.unique(labels)
+                        if (labels == label).sum() > 1]
+        self._group = np.full(len(CLASSES), -1)
+        self._group[self._columns] = labels
+        self._alike = np.bincount(labels, minlength=len(self.cards))[labels] > 1
 
     @property
     def size(self) -> tuple[int, int]:
@@ -130,11 +139,12 @@ class Deck:
     def similarity(self, crops: np.ndarray) -> np.ndarray:
         """(N, cards) correlation of each crop (N, H, W, 3; resized to the deck's crop size
         if need be) with each kept card, the better of the crop either way up."""
-        crops = np.stack([crop if crop.shape[1::-1] == self.size else
-                          cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA)
-                          for crop in crops])
-        return np.maximum(_vectors(crops) @ self._vectors.T,
-                          _vectors(crops, turned=True) @ self._vectors.T)
+        blurred = _blurred([crop if crop.shape[1::-1] == self.size else
+                            cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA)
+                            for crop in crops])
+        # (the blur is the same either way round: the half turn is taken of the blurred crop)
+        return np.maximum(_unit(blurred) @ self._vectors.T,
+                          _unit(blurred[:, ::-1, ::-1]) @ self._vectors.T)
 
     def weigh(self, crops: np.ndarray, probs: np.ndarray) -> None:
         """Make, in place, each reading of ``probs`` (N, classes) of the cards in ``crops``
@@ -146,27 +156,21 @@ class Deck:
         # the comparison cannot tell look-alike cards apart (one picture on two court cards):
         # each gets the best similarity of its group, so the classifier's odds among them stand
         best = similarity.argmax(axis=1)
-        for group in np.unique(self._groups):
-            members = self._groups == group
-            if members.sum() > 1:
-                similarity[:, members] = similarity[:, members].max(axis=1, keepdims=True)
+        for members in self._groups:
+            similarity[:, members] = similarity[:, members].max(axis=1, keepdims=True)
         # and where a card looks most like such a group and the classifier was not sure of it,
         # the deck says nothing: what is left to tell them apart is the suit sign in the corner,
         # whose reading the classifier is too sure of once the other cards are ruled out
-        alike = np.bincount(self._groups, minlength=len(self.cards))[self._groups] > 1
         alone = probs.copy()
         sure_alone = alone.max(axis=1) >= SURE_ALONE
-        abstain = alike[best] & ~sure_alone
         weights = np.exp(np.maximum(similarity - REFERENCE, 0.0) / SPREAD)
-        weights[abstain] = 1.0
+        weights[self._alike[best] & ~sure_alone] = 1.0
         probs[:, self._columns] *= weights
         probs /= probs.sum(axis=1, keepdims=True)
         # a card the classifier alone was sure of keeps that reading where the kept card it
         # looks most like is another (a crop of the deck kept askew, a card seen poorly): the
         # deck only confirms a sure reading, it never unsettles it
-        group_of = np.full(len(CLASSES), -1)
-        group_of[self._columns] = self._groups
-        own = group_of[alone.argmax(axis=1)] == self._groups[best]
+        own = self._group[alone.argmax(axis=1)] == self._group[self._columns[best]]
         keep = sure_alone & ~own
         probs[keep] = alone[keep]
 
@@ -239,9 +243,8 @@ def enrol(image: np.ndarray, detector: Any, classifier: Any, source: str = "") -
     shape = [len(row) for row in rows]
     if shape not in ([4, 4, 4], [5, 4, 4]):
         raise DeckError(f"found rows of {', '.join(map(str, shape))} cards seen whole: {LAYOUT}")
-    names = [f"{rank}{suit}" for rank in COURT_ORDER for suit in SUITS_ORDER]
-    if shape[0] == 5:
-        names.insert(4, BACK)
+    names = [name for name, _, _ in sorted(PLACES, key=lambda place: place[1:])
+             if shape[0] == 5 or name != BACK]  # row by row, as they were found
     places = [i for row in rows for i in row]
     crops = np.stack([rectify(image, quads[i], classifier.size, ordered=True) for i in places])
     probs = classifier.probabilities(crops)

@@ -144,9 +144,9 @@ def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
     row; each card a little askew, on a random table under a random light, seen by a camera
     held roughly square to the rows. The same (faces, seed) always gives the same picture.
     ``order``: the thirteen cards to lay in those places instead (a layout done wrong),
-    given as the places are: the jacks, queens and kings, each clubs to spades, then the
-    back's place."""
-    from ..deck import COURT_ORDER, SUITS_ORDER
+    given as ``vision.deck.PLACES`` gives the places: the jacks, queens and kings, each clubs
+    to spades, then the back's place."""
+    from ..deck import PLACES
     from .faces import BACK
     from .randomize import KINDS, random_camera, random_look
     from .scene import CardOnTable, Scene, Stage
@@ -154,10 +154,8 @@ def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
     rng = np.random.default_rng([seed, 77])
     cx, cy = layout.centre
     scene = Scene()
-    places = [(f"{rank}{suit}", row, column) for row, rank in enumerate(COURT_ORDER)
-              for column, suit in enumerate(SUITS_ORDER)] + [(BACK, 0, len(SUITS_ORDER))]
-    if order is not None:
-        places = [(name, row, column) for name, (_, row, column) in zip(order, places)]
+    places = PLACES if order is None else [
+        (name, row, column) for name, (_, row, column) in zip(order, PLACES)]
     for name, row, column in places:
         x = cx + (column - 2) * 105 + rng.normal(0, 3)
         y = cy + (row - 1) * 130 + rng.normal(0, 3)
