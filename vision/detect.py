@@ -228,15 +228,18 @@ class CardDetector:
 
     def detect(self, frame: np.ndarray, calibration=None,  # noqa: ANN001
                seats: Collection[Seat] | None = None,
-               context_mm: float = ZONE_CONTEXT_MM) -> CardDetections:
+               context_mm: float = ZONE_CONTEXT_MM,
+               long_side: int | None = None) -> CardDetections:
         """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
         gets its seat, and outlines without a card's size on the table are dropped. ``seats``
         (with a calibration): look only at these seats' zones and return only their cards, at
         the scale the whole table would be seen at, so a card reads the same either way; it
         costs about the share of the table those zones cover. ``context_mm``: how much of the
         table around those zones is looked at too (more: surer to find a card near a zone's
-        edge, which the network finds by its surroundings; slower)."""
-        x0, y0, view, long_side = 0, 0, frame, None
+        edge, which the network finds by its surroundings; slower). ``long_side`` (without a
+        calibration): shrink the picture's long side to this for the network, instead of
+        ``input_long_side`` (a card the network sees at another size may come out whole)."""
+        x0, y0, view = 0, 0, frame
         seats = None if calibration is None else seats
         if calibration is not None:  # look only at the table, with more pixels for each card
             height, width = frame.shape[:2]
