@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from vision.layout import TableLayout
 
 PROG = "sueca-referee"
+# frames a camera gives before its pictures are worth looking at (the first of many are dark)
+WARM_UP_FRAMES = 5
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -158,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     deck.add_argument("--out", required=True, metavar="DECK.npz", help="deck file to write")
     deck.add_argument("--sheet", metavar="SHEET.png",
                       help="also write the crops kept, side by side, to check them by eye")
+    deck.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+                      help="with --camera: keep looking at the camera's pictures until one "
+                           "shows the cards laid out as they should be, for up to this long "
+                           "(default 30), saying what is wrong meanwhile")
     deck.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     deck.set_defaults(run=run_deck)
 
@@ -423,7 +429,7 @@ def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
         if not capture.isOpened():
             return f"cannot open camera '{device}'"
         frame = None
-        for _ in range(5):  # the first frames of many webcams are dark
+        for _ in range(WARM_UP_FRAMES):  # the first frames of many webcams are dark
             ok, image = capture.read()
             if ok:
                 frame = image
@@ -520,17 +526,21 @@ def run_deck(ns: argparse.Namespace) -> int:
     from vision.models import MODELS
 
     command = "deck"
-    image = _picture(ns)
-    if isinstance(image, str):
-        print(f"{PROG} {command}: {image}", file=sys.stderr)
-        return 1
+    if ns.image is not None:
+        image = _picture(ns)
+        if isinstance(image, str):
+            print(f"{PROG} {command}: {image}", file=sys.stderr)
+            return 1
     if _says_unwritable(command, (ns.out, False), (ns.sheet, True)):
         return 2
     models = Path(ns.models) if ns.models else MODELS
     try:
         detector = CardDetector(models / "detector.onnx")
         classifier = CardClassifier(models / "cards.onnx")
-        deck = enrol(image, detector, classifier, source=ns.image or f"camera {ns.camera}")
+        if ns.image is None:
+            deck = _enrol_from_camera(ns.camera, ns.wait, detector, classifier)
+        else:
+            deck = enrol(image, detector, classifier, source=ns.image)
     except (DetectorError, ClassifierError, DeckError) as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
@@ -543,6 +553,41 @@ def run_deck(ns: argparse.Namespace) -> int:
         return 1
     print(f"deck written to {ns.out}: {', '.join(deck.cards)}")
     return 0
+
+
+def _enrol_from_camera(device: str, wait_s: float, detector, classifier):  # noqa: ANN001, ANN202
+    """The deck shown to the camera ``device`` (an index, a device, or a video file or a folder
+    of pictures standing in for one): its pictures are looked at one after another, the newest
+    each time, until one can be enrolled or ``wait_s`` seconds have gone by; meanwhile each new
+    reason a picture is refused is said on stderr, so the players can set the cards right.
+    Raises ``DeckError`` with the last reason when none could be."""
+    import time
+
+    from vision.deck import DeckError, enrol
+    from vision.sources import SourceError, SourceStats, open_source
+
+    stats = SourceStats()
+    started = time.monotonic()
+    said = why = None
+    try:
+        for frame in open_source(device, stats):
+            if frame.index < WARM_UP_FRAMES:  # the first frames of many webcams are dark
+                continue
+            try:
+                return enrol(frame.image, detector, classifier, source=f"camera {device}")
+            except DeckError as error:
+                why = str(error)
+            if why != said:
+                print(f"not yet: {why}", file=sys.stderr, flush=True)
+                said = why
+            if time.monotonic() - started > wait_s:
+                raise DeckError(f"no picture from camera '{device}' could be taken in "
+                                f"{wait_s:g} s: {why}")
+    except SourceError as error:
+        raise DeckError(str(error)) from None
+    if why is None:
+        raise DeckError(f"camera '{device}' gave no pictures")
+    raise DeckError(f"camera '{device}' gave no more pictures before one could be taken: {why}")
 
 
 def run_studio_deck(ns: argparse.Namespace) -> int:

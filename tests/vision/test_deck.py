@@ -198,3 +198,44 @@ def test_the_commands_say_in_one_line_what_is_wrong_with_a_deck(tmp_path):
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in done.stderr
         assert lines[0].startswith(f"sueca-referee {args[0]}:")
+
+
+def _video(path, pictures) -> str:
+    import cv2
+
+    height, width = pictures[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (width, height))
+    for picture in pictures:
+        writer.write(picture)
+    writer.release()
+    return str(path)
+
+
+def test_from_a_camera_the_deck_command_waits_for_the_cards_to_be_laid_out_right(tmp_path):
+    # a video stands in for the camera: first the layout done wrong (two jacks swapped), then
+    # done right; the command says what is wrong and then takes the deck
+    program = console_script("sueca-referee")
+    wrong = SHOWN + [BACK]
+    wrong[0], wrong[1] = wrong[1], wrong[0]
+    faces = TinyFaces(1)
+    swapped = deck_picture(faces, 1, order=wrong)[0]
+    right = deck_picture(faces, 1)[0]
+    camera = _video(tmp_path / "camera.mp4", [swapped] * 8 + [right] * 3)
+    done = run_command([program, "deck", "--camera", camera, "--out", str(tmp_path / "d.npz")])
+    assert done.returncode == 0, done.stderr
+    assert "not yet: the card at place 1 (counting along the rows) should be JC" in done.stderr
+    assert Deck.load(tmp_path / "d.npz").cards == LAID_OUT
+    # never laid out right: one line more, with the last reason, and no deck file
+    camera = _video(tmp_path / "wrong.mp4", [swapped] * 8)
+    done = run_command([program, "deck", "--camera", camera, "--out", str(tmp_path / "e.npz")])
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("sueca-referee deck: camera") and "JC" in last
+    assert "before one could be taken" in last
+    # nor in the time given
+    camera = _video(tmp_path / "long.mp4", [swapped] * 40)
+    done = run_command([program, "deck", "--camera", camera, "--out", str(tmp_path / "e.npz"),
+                        "--wait", "0.1"])
+    assert done.returncode == 1
+    assert "could be taken in 0.1 s" in done.stderr.strip().splitlines()[-1]
+    assert not (tmp_path / "e.npz").exists()
