@@ -9,7 +9,7 @@ import pytest
 from tests.helpers import ROOT, console_script, run_command
 from vision.cardclasses import BACK, CLASSES
 from vision.classify import CardClassifier, as_crop
-from vision.deck import SHOWN, Deck, DeckError, enrol, laid_out, side_contrast, upright
+from vision.deck import SHOWN, UNSETTLE, Deck, DeckError, enrol, laid_out, side_contrast, upright
 from vision.detect import CardDetector
 from vision.geometry import rectify
 from vision.studio.facesets import RandomFaces, TinyFaces
@@ -156,18 +156,31 @@ def test_look_alike_court_cards_are_not_told_apart_by_the_deck():
     assert qd > 0.95 and qd / qh == pytest.approx(0.92 / 0.04, rel=1e-3)
 
 
-def test_the_deck_confirms_a_sure_reading_but_never_unsettles_it():
+def test_the_deck_confirms_a_sure_reading_and_unsettles_it_only_on_plain_evidence():
     faces = TinyFaces(0)
-    deck = Deck(["KS", "JD"], np.stack([_face_crop(faces, "KS"), _face_crop(faces, "JD")]))
-    # the classifier sure of JD, the crop plainly the KS kept (a crop kept askew, say): the
-    # classifier's reading stands as it was
+    ks, jd = _face_crop(faces, "KS"), _face_crop(faces, "JD")
+    deck = Deck(["KS", "JD"], np.stack([ks, jd]))
+    # the classifier sure of JD, the crop a little more like the KS kept than the JD (a crop
+    # kept askew, a card seen poorly): the classifier's reading stands as it was
+    blend = (0.52 * ks.astype(np.float32) + 0.48 * jd).astype(np.uint8)[None]
+    like_ks, like_jd = deck.similarity(blend)[0]
+    assert 0 < like_ks - like_jd < UNSETTLE
     sure = _reading(JD=0.95, KS=0.01)
     weighed = sure.copy()
-    deck.weigh(_face_crop(faces, "KS")[None], weighed)
+    deck.weigh(blend, weighed)
     np.testing.assert_array_equal(weighed, sure)
     # the same reading of a crop that is plainly the JD kept: surer
-    deck.weigh(_face_crop(faces, "JD")[None], weighed)
+    deck.weigh(jd[None], weighed)
     assert weighed[0, CLASSES.index("JD")] > 0.999
+    # and of a crop that is plainly the KS kept: the deck settles it
+    weighed = sure.copy()
+    deck.weigh(ks[None], weighed)
+    assert CLASSES[int(weighed.argmax())] == "KS"
+    # a sure reading of a card the deck does not keep stands, whatever the crop looks like
+    sure = _reading(**{"7S": 0.95, "KS": 0.01})
+    weighed = sure.copy()
+    deck.weigh(ks[None], weighed)
+    np.testing.assert_array_equal(weighed, sure)
 
 
 def test_a_deck_file_round_trip_and_bad_files(tmp_path):
