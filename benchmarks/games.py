@@ -3,7 +3,7 @@ count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
                                          [--brisk] [--workers 2] [--keep DIR]
-                                         [--models DIR] [--decks]
+                                         [--models DIR] [--decks [--aces]]
 
 Every fourth game has a revoke. For each game it prints whether every play, trick winner,
 announcement and the verdict matched the truth log, any false accusation, and the delay from a
@@ -39,7 +39,7 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None, b
 
     from vision.models import MODELS
 
-    seed, revoke, (width, height), brisk, folder, models, with_deck = job
+    seed, revoke, (width, height), brisk, folder, models, with_deck, aces = job
     models_dir = Path(models) if models else MODELS
     designs = face_sets("test", log=lambda m: None)
     faces = designs[seed % len(designs)]
@@ -53,7 +53,7 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None, b
     if with_deck:
         from vision.studio.images import enrolled_deck
 
-        classifier.deck, _, _ = enrolled_deck(faces, detector, classifier)
+        classifier.deck, _, _ = enrolled_deck(faces, detector, classifier, aces=aces)
     _, comparison = referee_clip(clip, truth, detector, classifier)
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
             "false": comparison.false_accusations, "wrong": comparison.statements_wrong,
@@ -78,6 +78,8 @@ def main() -> None:
                         help="model folder (default: models/)")
     parser.add_argument("--decks", action="store_true",
                         help="referee each game with its design's court cards shown first")
+    parser.add_argument("--aces", action="store_true",
+                        help="with --decks: the aces shown too, in a picture of their own")
     args = parser.parse_args()
     width, height = args.size
     from vision.studio.facesets import face_sets
@@ -87,7 +89,7 @@ def main() -> None:
         folder = args.keep or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models,
-                 args.decks)
+                 args.decks, args.aces)
                 for seed in range(args.first_seed, args.first_seed + args.games)]
         started = time.monotonic()
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:

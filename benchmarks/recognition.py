@@ -74,8 +74,10 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
     return result
 
 
-def make_decks(folder: Path, models: str | None = None) -> dict[str, Path]:
-    """A deck file for each test design, in ``folder``, enrolled from studio pictures."""
+def make_decks(folder: Path, models: str | None = None, aces: bool = False,
+               ) -> dict[str, Path]:
+    """A deck file for each test design, in ``folder``, enrolled from studio pictures (of the
+    court cards, and with ``aces`` the aces too)."""
     from vision.classify import CardClassifier
     from vision.detect import CardDetector
     from vision.models import MODELS
@@ -86,11 +88,13 @@ def make_decks(folder: Path, models: str | None = None) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     decks = {}
     for faces in face_sets("test", log=lambda m: None):
-        deck, seed, refused = enrolled_deck(faces, detector, classifier)
+        deck, seed, refused = enrolled_deck(faces, detector, classifier, aces=aces)
         decks[faces.name] = folder / f"{faces.name}.npz"
         deck.save(decks[faces.name])
+        kept = [card for card in deck.cards if card.startswith("A")]
         print(f"   deck of {faces.name}: picture seed {seed}"
-              + (f" ({len(refused)} refused before it)" if refused else ""))
+              + (f" ({len(refused)} refused before it)" if refused else "")
+              + (f", aces kept: {' '.join(kept) or 'none'}" if aces else ""))
     return decks
 
 
@@ -172,6 +176,9 @@ def main() -> None:
                         help="model folder (default: models/)")
     parser.add_argument("--decks", action="store_true",
                         help="also check sets 1 and 2 with each design's court cards shown")
+    parser.add_argument("--aces", action="store_true",
+                        help="with --decks: the aces shown too, in a picture of their own (those "
+                             "the classifier is unsure of are kept)")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
@@ -191,7 +198,7 @@ def main() -> None:
         measure(cards_only, "close-ups (no positions)", args.workers, args.models)
         if args.decks:
             print("with each design's court cards shown to the referee:")
-            decks = make_decks(base / "decks", args.models)
+            decks = make_decks(base / "decks", args.models, args.aces)
             measure(hard, "hard test designs, decks shown", args.workers, args.models, decks,
                     seed=2024)
             measure(cards_only, "close-ups (no positions), decks shown", args.workers,

@@ -107,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     deck_picture.add_argument("--seed", type=int, default=1, help="(default 1)")
     deck_picture.add_argument("--difficulty", choices=["easy", "normal", "hard"],
                               default="normal", help="(default normal)")
+    deck_picture.add_argument("--aces", action="store_true",
+                              help="the four aces in a row instead (the second picture)")
     deck_picture.set_defaults(run=run_studio_deck)
 
     sheet = studio_commands.add_parser(
@@ -155,8 +157,19 @@ def build_parser() -> argparse.ArgumentParser:
                     "on a plain table, and take one picture of them from above. Their crops "
                     "are written to a deck file; with --deck, 'check', 'replay' and 'live' "
                     "then read that deck's court cards by their likeness too, which an "
-                    "unfamiliar design's court cards need.")
-    _add_picture_source(deck, "a picture of the laid-out cards")
+                    "unfamiliar design's court cards need. If the deck's aces are drawn its "
+                    "own way, take a second picture of the four aces in a row, clubs to "
+                    "spades: those the classifier does not read surely as they are join the "
+                    "deck.")
+    source = deck.add_mutually_exclusive_group(required=True)
+    source.add_argument("--image", nargs="+", metavar="FILE",
+                        help="a picture of the laid-out court cards; and, if you like, a second "
+                             "of the four aces in a row, clubs to spades (a deck's aces drawn "
+                             "its own way are then read by their likeness too)")
+    source.add_argument("--camera", metavar="INDEX|DEVICE", help="take it from a camera")
+    deck.add_argument("--aces", action="store_true",
+                      help="with --camera: once the court cards are taken, wait for the four "
+                           "aces laid in a row too")
     deck.add_argument("--out", required=True, metavar="DECK.npz", help="deck file to write")
     deck.add_argument("--sheet", metavar="SHEET.png",
                       help="also write the crops kept, side by side, to check them by eye")
@@ -408,16 +421,18 @@ def run_markers(ns: argparse.Namespace) -> int:
 
 def _picture(ns: argparse.Namespace):  # -> np.ndarray | str (why there is none)
     """The picture ``--image`` names, or a frame from ``--camera``."""
+    return _grab_frame(ns.camera) if ns.image is None else _read_picture(ns.image)
+
+
+def _read_picture(path: str):  # -> np.ndarray | str (why there is none)
     from pathlib import Path
 
     import cv2
 
-    if ns.image is None:
-        return _grab_frame(ns.camera)
-    if not Path(ns.image).is_file():  # (before OpenCV, which would warn of it too)
-        return f"'{ns.image}' does not exist"
-    image = cv2.imread(ns.image)
-    return f"cannot read the picture '{ns.image}'" if image is None else image
+    if not Path(path).is_file():  # (before OpenCV, which would warn of it too)
+        return f"'{path}' does not exist"
+    image = cv2.imread(path)
+    return f"cannot read the picture '{path}'" if image is None else image
 
 
 def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
@@ -521,26 +536,49 @@ def run_deck(ns: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.classify import CardClassifier, ClassifierError
-    from vision.deck import DeckError, enrol
+    from vision.deck import LAYOUT, SHOWN, DeckError, NothingToKeep, enrol
     from vision.detect import CardDetector, DetectorError
     from vision.models import MODELS
 
     command = "deck"
-    if ns.image is not None:
-        image = _picture(ns)
+    pictures = []
+    for path in ns.image or []:
+        image = _read_picture(path)
         if isinstance(image, str):
             print(f"{PROG} {command}: {image}", file=sys.stderr)
             return 1
+        pictures.append((path, image))
+    if len(pictures) > 2:
+        print(f"{PROG} {command}: give at most two pictures: the court cards', then the aces'",
+              file=sys.stderr)
+        return 2
     if _says_unwritable(command, (ns.out, False), (ns.sheet, True)):
         return 2
     models = Path(ns.models) if ns.models else MODELS
+    notes = []
     try:
         detector = CardDetector(models / "detector.onnx")
         classifier = CardClassifier(models / "cards.onnx")
         if ns.image is None:
-            deck = _enrol_from_camera(ns.camera, ns.wait, detector, classifier)
+            deck = _enrol_from_camera(ns.camera, ns.wait, detector, classifier, "court cards")
+            if ns.aces:
+                print("court cards taken; now lay the four aces in a row, clubs, diamonds, "
+                      "hearts, spades from left to right", file=sys.stderr, flush=True)
+                try:
+                    deck = deck.joined(_enrol_from_camera(ns.camera, ns.wait, detector,
+                                                          classifier, "aces"))
+                except NothingToKeep as nothing:
+                    notes.append(str(nothing))
         else:
-            deck = enrol(image, detector, classifier, source=ns.image)
+            decks = []
+            for path, image in pictures:
+                try:
+                    decks.append(enrol(image, detector, classifier, source=path))
+                except NothingToKeep as nothing:
+                    notes.append(f"{path}: {nothing}")
+            if not decks or not set(SHOWN) <= {c for d in decks for c in d.cards}:
+                raise DeckError(f"no picture shows the court cards: {LAYOUT}")
+            deck = decks[0] if len(decks) == 1 else decks[0].joined(decks[1])
     except (DetectorError, ClassifierError, DeckError) as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
@@ -552,18 +590,23 @@ def run_deck(ns: argparse.Namespace) -> int:
         print(f"{PROG} {command}: {error.strerror or error}", file=sys.stderr)
         return 1
     print(f"deck written to {ns.out}: {', '.join(deck.cards)}")
+    for note in notes:
+        print(note)
     return 0
 
 
-def _enrol_from_camera(device: str, wait_s: float, detector, classifier):  # noqa: ANN001, ANN202
+def _enrol_from_camera(device: str, wait_s: float, detector, classifier,  # noqa: ANN001
+                       wanted: str):  # noqa: ANN202
     """The deck shown to the camera ``device`` (an index, a device, or a video file or a folder
     of pictures standing in for one): its pictures are looked at one after another, the newest
     each time, until one can be enrolled or ``wait_s`` seconds have gone by; meanwhile each new
     reason a picture is refused is said on stderr, so the players can set the cards right.
-    Raises ``DeckError`` with the last reason when none could be."""
+    ``wanted``: "court cards" (the court cards laid out, perhaps with the aces) or "aces" (the
+    aces alone; ``NothingToKeep`` where they all read surely as they are). Raises
+    ``DeckError`` with the last reason when none could be."""
     import time
 
-    from vision.deck import DeckError, enrol
+    from vision.deck import ACES, DeckError, NothingToKeep, enrol
     from vision.sources import SourceError, SourceStats, open_source
 
     stats = SourceStats()
@@ -574,7 +617,17 @@ def _enrol_from_camera(device: str, wait_s: float, detector, classifier):  # noq
             if frame.index < WARM_UP_FRAMES:  # the first frames of many webcams are dark
                 continue
             try:
-                return enrol(frame.image, detector, classifier, source=f"camera {device}")
+                deck = enrol(frame.image, detector, classifier, source=f"camera {device}")
+                aces = set(deck.cards) <= set(ACES)
+                if aces == (wanted == "aces"):
+                    return deck
+                why = ("the court cards are still in view: lay the four aces in a row in their "
+                       "place" if wanted == "aces" else "those are the aces: first the court "
+                       "cards")
+            except NothingToKeep:
+                if wanted == "aces":
+                    raise
+                why = "those are the aces: first the court cards"
             except DeckError as error:
                 why = str(error)
             if why != said:
@@ -608,11 +661,11 @@ def run_studio_deck(ns: argparse.Namespace) -> int:
     if len(faces) != 1:
         print(f"{PROG} {command}: --design takes one design's name", file=sys.stderr)
         return 2
-    picture, _ = deck_picture(faces[0], ns.seed, ns.difficulty)
+    picture, _ = deck_picture(faces[0], ns.seed, ns.difficulty, aces=ns.aces)
     if not cv2.imwrite(ns.out, picture):
         print(f"{PROG} {command}: cannot write '{ns.out}'", file=sys.stderr)
         return 1
-    print(f"{faces[0].name}'s court cards laid out: {ns.out}")
+    print(f"{faces[0].name}'s {'aces' if ns.aces else 'court cards'} laid out: {ns.out}")
     return 0
 
 

@@ -9,7 +9,8 @@ import pytest
 from tests.helpers import ROOT, console_script, run_command
 from vision.cardclasses import BACK, CLASSES
 from vision.classify import CardClassifier, as_crop
-from vision.deck import SHOWN, UNSETTLE, Deck, DeckError, enrol, laid_out, side_contrast, upright
+from vision.deck import (SHOWN, UNSETTLE, Deck, DeckError, NothingToKeep, enrol, laid_out,
+                         side_contrast, upright)
 from vision.detect import CardDetector
 from vision.geometry import rectify
 from vision.studio.facesets import RandomFaces, TinyFaces
@@ -252,3 +253,51 @@ def test_from_a_camera_the_deck_command_waits_for_the_cards_to_be_laid_out_right
     assert done.returncode == 1
     assert "could be taken in 0.1 s" in done.stderr.strip().splitlines()[-1]
     assert not (tmp_path / "e.npz").exists()
+
+
+def test_aces_drawn_their_own_way_join_the_deck_and_plain_ones_do_not(models):
+    from vision.studio.facesets import face_sets
+
+    detector, classifier = models
+    penguins = face_sets("kde-penguins", log=lambda message: None)[0]
+    # kde-penguins' ace of spades is a penguin; its other aces are plain pips
+    aces = enrol(deck_picture(penguins, 1, aces=True)[0], detector, classifier)
+    assert aces.cards == ["AS"]
+    court, _, _ = enrolled_deck(penguins, detector, classifier, aces=True)
+    assert court.cards == LAID_OUT + ["AS"]
+    with pytest.raises(NothingToKeep):  # the drawn faces' aces are all plain
+        enrol(deck_picture(TinyFaces(1), 1, aces=True)[0], detector, classifier)
+    with pytest.raises(DeckError, match="both pictures show AS"):
+        aces.joined(aces)
+    # aces out of order are refused as court cards out of place are
+    swapped = deck_picture(penguins, 1, aces=True, order=["AS", "AD", "AH", "AC"])[0]
+    with pytest.raises(DeckError, match="should be AS but reads as AC"):
+        enrol(swapped, detector, classifier)
+
+
+def test_the_deck_command_takes_the_aces_in_a_second_picture_or_from_the_camera(tmp_path):
+    import cv2
+
+    from vision.studio.facesets import face_sets
+
+    program = console_script("sueca-referee")
+    penguins = face_sets("kde-penguins", log=lambda message: None)[0]
+    court, aces = deck_picture(penguins, 1)[0], deck_picture(penguins, 1, aces=True)[0]
+    cv2.imwrite(str(tmp_path / "court.png"), court)
+    cv2.imwrite(str(tmp_path / "aces.png"), aces)
+    done = run_command([program, "deck", "--image", str(tmp_path / "court.png"),
+                        str(tmp_path / "aces.png"), "--out", str(tmp_path / "a.npz")])
+    assert done.returncode == 0, done.stderr
+    assert Deck.load(tmp_path / "a.npz").cards == LAID_OUT + ["AS"]
+    # the aces alone are no deck
+    done = run_command([program, "deck", "--image", str(tmp_path / "aces.png"),
+                        "--out", str(tmp_path / "b.npz")])
+    assert done.returncode == 1 and "no picture shows the court cards" in done.stderr
+    # from a camera: the court cards, then (told to) the aces in their place
+    camera = _video(tmp_path / "camera.mp4", [court] * 7 + [aces] * 3)
+    done = run_command([program, "deck", "--camera", camera, "--aces",
+                        "--out", str(tmp_path / "c.npz")])
+    assert done.returncode == 0, done.stderr
+    assert "now lay the four aces in a row" in done.stderr
+    assert "not yet: the court cards are still in view" in done.stderr
+    assert Deck.load(tmp_path / "c.npz").cards == LAID_OUT + ["AS"]

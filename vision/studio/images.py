@@ -136,7 +136,7 @@ def _rendered(settings: ImageSetSettings, layout: TableLayout, out: str,
 
 def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
                  layout: TableLayout = TableLayout(), width: int = 1280,
-                 height: int = 720, order: list[str] | None = None,
+                 height: int = 720, order: list[str] | None = None, aces: bool = False,
                  ) -> tuple[Any, list[CardLabel]]:
     """A picture of ``faces``' court cards laid out to be shown to the referee
     (``vision.deck``): a row a rank (jacks, queens, kings from the top), each row clubs,
@@ -145,8 +145,9 @@ def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
     held roughly square to the rows. The same (faces, seed) always gives the same picture.
     ``order``: the thirteen cards to lay in those places instead (a layout done wrong),
     given as ``vision.deck.PLACES`` gives the places: the jacks, queens and kings, each clubs
-    to spades, then the back's place."""
-    from ..deck import PLACES
+    to spades, then the back's place. ``aces``: a picture of the four aces instead, in a row,
+    clubs to spades (``vision.deck.ACES``), as shown after the court cards."""
+    from ..deck import ACES, PLACES
     from .faces import BACK
     from .randomize import KINDS, random_camera, random_look
     from .scene import CardOnTable, Scene, Stage
@@ -154,11 +155,13 @@ def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
     rng = np.random.default_rng([seed, 77])
     cx, cy = layout.centre
     scene = Scene()
-    places = PLACES if order is None else [
-        (name, row, column) for name, (_, row, column) in zip(order, PLACES)]
+    places = [(ace, 0, column + 0.5) for column, ace in enumerate(ACES)] if aces else PLACES
+    if order is not None:
+        places = [(name, row, column) for name, (_, row, column) in zip(order, places)]
+    middle = (max(row for _, row, _ in places)) / 2
     for name, row, column in places:
         x = cx + (column - 2) * 105 + rng.normal(0, 3)
-        y = cy + (row - 1) * 130 + rng.normal(0, 3)
+        y = cy + (row - middle) * 130 + rng.normal(0, 3)
         card = name if name == BACK else Card.parse(name)
         scene.cards.append(CardOnTable(card, faces.face(card), (float(x), float(y)),
                                        float(rng.normal(0, 4))))
@@ -172,21 +175,34 @@ def deck_picture(faces: FaceSet, seed: int, difficulty: str = "normal",
 
 
 def enrolled_deck(faces: FaceSet, detector: Any, classifier: Any, first_seed: int = 1,
-                  tries: int = 10) -> tuple[Any, int, list[str]]:
+                  tries: int = 10, aces: bool = False) -> tuple[Any, int, list[str]]:
     """``faces``' court cards shown to the referee (``vision.deck.enrol``) from the first
     studio picture of them (``deck_picture``, seeds ``first_seed`` on) that can be enrolled,
     as players would take a picture again when asked to: the deck, that picture's seed and
     why each picture before it was refused. Raises ``vision.deck.DeckError`` when none of
-    ``tries`` pictures can be."""
-    from ..deck import DeckError, enrol
+    ``tries`` pictures can be. ``aces``: the aces are shown too, in a picture of their own
+    (the first of its seeds that can be enrolled), and those the classifier is unsure of
+    join the deck."""
+    from ..deck import DeckError, NothingToKeep, enrol
 
-    refused = []
-    for seed in range(first_seed, first_seed + tries):
-        picture, _ = deck_picture(faces, seed)
+    def first(aces: bool) -> tuple[Any, int, list[str]]:
+        refused = []
+        for seed in range(first_seed, first_seed + tries):
+            picture, _ = deck_picture(faces, seed, aces=aces)
+            try:
+                return enrol(picture, detector, classifier, f"studio deck {faces.name} {seed}"
+                             + (" aces" if aces else "")), seed, refused
+            except NothingToKeep:
+                raise
+            except DeckError as error:
+                refused.append(str(error))
+        raise DeckError(f"none of {tries} pictures of {faces.name}'s "
+                        f"{'aces' if aces else 'court cards'} could be enrolled: {refused[-1]}")
+
+    deck, seed, refused = first(False)
+    if aces:
         try:
-            return enrol(picture, detector, classifier, f"studio deck {faces.name} {seed}"), \
-                seed, refused
-        except DeckError as error:
-            refused.append(str(error))
-    raise DeckError(f"none of {tries} pictures of {faces.name}'s court cards could be enrolled: "
-                    f"{refused[-1]}")
+            deck = deck.joined(first(True)[0])
+        except NothingToKeep:
+            pass
+    return deck, seed, refused
