@@ -541,6 +541,14 @@ def run_deck(ns: argparse.Namespace) -> int:
     from vision.models import MODELS
 
     command = "deck"
+    if len(ns.image or []) > 2:
+        print(f"{PROG} {command}: give at most two pictures: the court cards', then the aces'",
+              file=sys.stderr)
+        return 2
+    if ns.aces and ns.image:
+        print(f"{PROG} {command}: --aces goes with --camera; with --image give the aces' "
+              "picture after the court cards'", file=sys.stderr)
+        return 2
     pictures = []
     for path in ns.image or []:
         image = _read_picture(path)
@@ -548,10 +556,6 @@ def run_deck(ns: argparse.Namespace) -> int:
             print(f"{PROG} {command}: {image}", file=sys.stderr)
             return 1
         pictures.append((path, image))
-    if len(pictures) > 2:
-        print(f"{PROG} {command}: give at most two pictures: the court cards', then the aces'",
-              file=sys.stderr)
-        return 2
     if _says_unwritable(command, (ns.out, False), (ns.sheet, True)):
         return 2
     models = Path(ns.models) if ns.models else MODELS

@@ -289,10 +289,13 @@ def test_the_deck_command_takes_the_aces_in_a_second_picture_or_from_the_camera(
                         str(tmp_path / "aces.png"), "--out", str(tmp_path / "a.npz")])
     assert done.returncode == 0, done.stderr
     assert Deck.load(tmp_path / "a.npz").cards == LAID_OUT + ["AS"]
-    # the aces alone are no deck
+    # the aces alone are no deck; nor are three pictures, or --aces with pictures, asked for
     done = run_command([program, "deck", "--image", str(tmp_path / "aces.png"),
                         "--out", str(tmp_path / "b.npz")])
     assert done.returncode == 1 and "no picture shows the court cards" in done.stderr
+    for wrong in (["--image", "a.png", "b.png", "c.png"], ["--image", "a.png", "--aces"]):
+        done = run_command([program, "deck", *wrong, "--out", str(tmp_path / "b.npz")])
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     # from a camera: the court cards, then (told to) the aces in their place
     camera = _video(tmp_path / "camera.mp4", [court] * 7 + [aces] * 3)
     done = run_command([program, "deck", "--camera", camera, "--aces",
