@@ -103,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Render the twelve court cards and the back of one design laid out as "
                     "'sueca-referee deck' wants them, on a random table under a random light.")
     deck_picture.add_argument("--design", required=True, metavar="NAME", help="a design's name")
-    deck_picture.add_argument("--out", required=True, metavar="PICTURE.jpg", help="picture to write")
+    deck_picture.add_argument("--out", required=True, metavar="PICTURE.jpg",
+                              help="picture to write")
     deck_picture.add_argument("--seed", type=int, default=1, help="(default 1)")
     deck_picture.add_argument("--difficulty", choices=["easy", "normal", "hard"],
                               default="normal", help="(default normal)")

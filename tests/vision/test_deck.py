@@ -82,16 +82,25 @@ def test_a_card_far_down_the_table_is_cut_out_upright_along_its_row():
         (100, 100), (160, 100), (160, 190), (100, 190)]
 
 
-@pytest.mark.parametrize("design, seed", [("kde-penguins", 10), ("simplistic", 2)])
-def test_each_court_card_kept_is_cut_along_its_own_outline(models, design, seed):
+@pytest.mark.parametrize("design, seed, turn", [
+    ("kde-penguins", 10, None), ("simplistic", 2, None),
+    ("kde-penguins", 10, "a quarter"), ("simplistic", 2, "upside down")])
+def test_each_court_card_kept_is_cut_along_its_own_outline(models, design, seed, turn):
     # pictures the first enrolment kept askew: penguins' jacks, far down the table, cut out a
-    # quarter turned; simplistic's queen of diamonds cut across its big letter
+    # quarter turned; simplistic's queen of diamonds cut across its big letter. And the same
+    # pictures taken from another side of the table (which it refused): each card still in
+    # its place
+    import cv2
+
     from vision.studio.facesets import face_sets
 
     detector, classifier = models
     faces = face_sets(design, log=lambda message: None)[0]
     picture, labels = deck_picture(faces, seed)
-    deck = enrol(picture, detector, classifier)
+    turned = {None: picture, "a quarter": cv2.rotate(picture, cv2.ROTATE_90_CLOCKWISE),
+              "upside down": cv2.rotate(picture, cv2.ROTATE_180)}[turn]
+    deck = enrol(turned, detector, classifier)
+    assert deck.cards == LAID_OUT
     truth = Deck([str(label.card) for label in labels],
                  np.stack([rectify(picture, label.corners, classifier.size, ordered=True)
                            for label in labels]))
