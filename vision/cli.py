@@ -606,8 +606,8 @@ def _enrol_from_camera(device: str, wait_s: float, detector, classifier,  # noqa
     of pictures standing in for one): its pictures are looked at one after another, the newest
     each time, until one can be enrolled or ``wait_s`` seconds have gone by; meanwhile each new
     reason a picture is refused is said on stderr, so the players can set the cards right.
-    ``wanted``: "court cards" (the court cards laid out, perhaps with the aces) or "aces" (the
-    aces alone; ``NothingToKeep`` where they all read surely as they are). Raises
+    ``wanted``: "court cards" (the court cards laid out) or "aces" (the four aces in a row;
+    ``NothingToKeep`` where they all read surely as they are). Raises
     ``DeckError`` with the last reason when none could be."""
     import time
 

@@ -1,4 +1,4 @@
-"""The deck on the table, shown to the referee once: its court cards and its back.
+"""The deck on the table, shown to the referee once: its court cards, its back, its aces.
 
 The classifier reads number cards well on designs it has never seen (their indices and pips
 are much alike in every deck), but a court card of an unfamiliar design is told mostly by
@@ -6,8 +6,9 @@ its portrait, which no training set covers: cut along their labelled outlines, t
 cards of the hard test set were read right 75 % of the time and surely only 52 %. Yet a court
 card is easy to recognise once its own deck's court cards have been seen. So the players lay
 the deck's twelve court cards (and, if they like, a card back) out on the table once, in a
-fixed order (``LAYOUT``), and take a picture (``sueca-referee deck``). The crops of those
-cards are kept in a file, and every card read afterwards is also compared with them:
+fixed order (``LAYOUT``), and take a picture (``sueca-referee deck``; a second of the aces, if
+the deck draws some its own way). The crops of those cards are kept in a file, and every
+card read afterwards is also compared with them:
 
 - each crop, lightly blurred and without its rim (an outline may be a pixel or two out), is
   compared in colour with each kept crop by normalised correlation, the better of the crop as
@@ -422,8 +423,8 @@ def _from_rows(image: np.ndarray, quads: np.ndarray, rows: list[list[int]], clas
     else:
         names = [name for name, _, _ in sorted(PLACES, key=lambda place: place[1:])
                  if shape[0] == 5 or name != BACK]  # row by row, as they were found
-    # each card upright along its row (the rows run across the picture, the cards lie upright
-    # in them), so the crop is the card's and not the card turned a quarter round
+    # each card upright along its row (the cards lie upright in their rows), so the crop is the
+    # card's and not the card turned a quarter round
     outlines = [[upright(quads[i], quads[row[-1]].mean(axis=0) - quads[row[0]].mean(axis=0))
                  for i in row] for row in rows]
     # the cards of a row lie about as far from the camera, so they look about as big: one
