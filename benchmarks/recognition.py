@@ -197,7 +197,8 @@ def main() -> None:
         cards_only = positionless(close, close.with_name("labels-cards-only.csv"))
         measure(cards_only, "close-ups (no positions)", args.workers, args.models)
         if args.decks:
-            print("with each design's court cards shown to the referee:")
+            print("with each design's court cards" + (" and aces" if args.aces else "")
+                  + " shown to the referee:")
             decks = make_decks(base / "decks", args.models, args.aces)
             measure(hard, "hard test designs, decks shown", args.workers, args.models, decks,
                     seed=2024)
