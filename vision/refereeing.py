@@ -45,7 +45,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.models import MODELS, threads_beside_reading
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
-    from vision.session import EventLog, resume_from, run_session
+    from vision.session import EventLog, logged_deck, resume_from, run_session
     from vision.sinks import ConsoleSink, SpeechSink, VideoSink, WindowSink, clock
     from vision.sources import SourceError, SourceStats, camera_frames, open_source
     from vision.table import CalibrationError, CalibrationKeeper, load_calibration
@@ -70,8 +70,20 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         calibration = load_calibration(ns.calibration) if ns.calibration else None
     except CalibrationError as error:
         return fail(str(error), 2)
+    deck_file = ns.deck
+    if ns.resume and not deck_file:  # the deck the game was refereed with, as its log says
+        try:
+            deck_file = logged_deck(Path(ns.resume))
+        except OSError:
+            deck_file = None  # (resuming says why it cannot read the log, below)
+        if deck_file and not Path(deck_file).is_file():
+            print(f"{PROG} {command}: the log names the deck '{deck_file}', which is not there: "
+                  "carrying on without it", file=sys.stderr)
+            deck_file = None
+        elif deck_file:
+            print(f"resuming with the deck the log names: {deck_file}", file=sys.stderr)
     try:
-        deck = Deck.load(ns.deck) if ns.deck else None
+        deck = Deck.load(deck_file) if deck_file else None
     except DeckError as error:
         return fail(str(error), 2)
     if command == "replay" and not Path(ns.clip).exists():
@@ -123,6 +135,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             sinks.append(WindowSink())
         if ns.events:
             log = EventLog(Path(ns.events), append=bool(ns.resume and ns.resume == ns.events))
+            log.write({"record": "session", "command": command,
+                       "deck": str(Path(deck_file).resolve()) if deck_file else None})
         result = run_session(frames, detector, classifier, keeper, Tracker(), table, sinks, log,
                              skip_until)
     except SourceError as error:

@@ -85,7 +85,9 @@ def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
 class EventLog:
     """``--events FILE.jsonl``: every tracker event and announcement, a JSON object a line,
     flushed as it happens, so a crash loses nothing. Each frame with tracker events also
-    records what the zones held, which is all ``resume`` needs to rebuild the game."""
+    records what the zones held, which is all ``resume`` needs to rebuild the game; a
+    ``session`` record first says what the session was given that the game rests on (the
+    deck file shown, ``logged_deck``)."""
 
     def __init__(self, path: Path, append: bool = False) -> None:
         self.handle = path.open("a" if append else "w", encoding="utf-8")
@@ -106,6 +108,23 @@ class Resumed:
     @property
     def announcements(self) -> int:
         return len(self.said)
+
+
+def logged_deck(path: Path) -> str | None:
+    """The deck file (``--deck``) the session that wrote the log ``path`` was shown, as its
+    last ``session`` record names it; None where it was shown none (or the log says not).
+    Raises ``OSError`` where the log cannot be read."""
+    deck = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if '"session"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("record") == "session":
+            deck = record.get("deck") if isinstance(record.get("deck"), str) else None
+    return deck
 
 
 def resume_from(path: Path, table: TableReferee) -> Resumed:

@@ -313,3 +313,32 @@ def test_the_deck_command_takes_the_aces_in_a_second_picture_or_from_the_camera(
     assert "now lay the four aces in a row" in done.stderr
     assert "not yet: the court cards are still in view" in done.stderr
     assert Deck.load(tmp_path / "c.npz").cards == LAID_OUT + ["AS"]
+
+
+def test_a_game_resumed_from_its_log_is_refereed_with_the_deck_it_was_shown(tmp_path):
+    import json
+    import shutil
+
+    program = console_script("sueca-referee")
+    clip = str(ROOT / "samples" / "clips" / "game2.mp4")
+    deck = tmp_path / "lattmann.npz"
+    shutil.copy(ROOT / "samples" / "decks" / "lattmann.npz", deck)
+    log = tmp_path / "events.jsonl"
+    done = run_command([program, "replay", clip, "--deck", str(deck), "--events", str(log)])
+    assert done.returncode == 0, done.stderr
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0]) == {"record": "session", "command": "replay",
+                                    "deck": str(deck.resolve())}
+    # a crash a third of the way in; resumed without --deck, the log's deck is taken again
+    # (game2 reaches its draw only with it: lattmann's court cards)
+    log.write_text("\n".join(lines[:len(lines) // 3]) + "\n")
+    done = run_command([program, "replay", clip, "--resume", str(log), "--events", str(log)])
+    assert done.returncode == 0, done.stderr
+    assert f"resuming with the deck the log names: {deck.resolve()}" in done.stderr
+    assert "The game resulted in a draw." in done.stdout
+    # the deck file gone: said in a line, and the game carries on without it
+    log.write_text("\n".join(lines[:len(lines) // 3]) + "\n")
+    deck.unlink()
+    done = run_command([program, "replay", clip, "--resume", str(log)])
+    assert done.returncode == 0 and "which is not there: carrying on without it" in done.stderr
+    assert "The game resulted in a draw." not in done.stdout
