@@ -79,6 +79,7 @@ def make_decks(folder: Path, models: str | None = None, aces: bool = False,
     """A deck file for each test design, in ``folder``, enrolled from studio pictures (of the
     court cards, and with ``aces`` the aces too)."""
     from vision.classify import CardClassifier
+    from vision.deck import ACES
     from vision.detect import CardDetector
     from vision.models import MODELS
 
@@ -91,7 +92,7 @@ def make_decks(folder: Path, models: str | None = None, aces: bool = False,
         deck, seed, refused = enrolled_deck(faces, detector, classifier, aces=aces)
         decks[faces.name] = folder / f"{faces.name}.npz"
         deck.save(decks[faces.name])
-        kept = [card for card in deck.cards if card.startswith("A")]
+        kept = [card for card in deck.cards if card in ACES]
         print(f"   deck of {faces.name}: picture seed {seed}"
               + (f" ({len(refused)} refused before it)" if refused else "")
               + (f", aces kept: {' '.join(kept) or 'none'}" if aces else ""))

@@ -151,7 +151,7 @@ class Deck:
     _vectors: np.ndarray = field(init=False, repr=False)
     _columns: np.ndarray = field(init=False, repr=False)  # each kept card's class
     _groups: list[np.ndarray] = field(init=False, repr=False)  # look-alikes, as masks
-    _group: np.ndarray = field(init=False, repr=False)  # each class's group (-1: not kept)
+    _labels: np.ndarray = field(init=False, repr=False)  # each kept card's group
     _alike: np.ndarray = field(init=False, repr=False)  # kept cards with a look-alike
     _kept: np.ndarray = field(init=False, repr=False)  # each class's kept card (-1: none)
 
@@ -169,8 +169,7 @@ class Deck:
             labels = np.array([labels[alike[k]].min() for k in range(len(self.cards))])
         self._groups = [labels == label for label in np.unique(labels)
                         if (labels == label).sum() > 1]
-        self._group = np.full(len(CLASSES), -1)
-        self._group[self._columns] = labels
+        self._labels = labels
         self._alike = np.bincount(labels, minlength=len(self.cards))[labels] > 1
         self._kept = np.full(len(CLASSES), -1)
         self._kept[self._columns] = np.arange(len(self.cards))
@@ -215,10 +214,9 @@ class Deck:
         # looks most like is another (a crop of the deck kept askew, a card seen poorly),
         # unless it looks plainly more like that card than like the kept card it was read as
         # (the deck settles it then); a sure reading of a card not kept stands
-        read = alone.argmax(axis=1)
-        own = self._group[read] == self._group[self._columns[best]]
-        kept = self._kept[read]
-        as_read = np.where(kept >= 0, similarity[np.arange(len(read)), np.maximum(kept, 0)],
+        kept = self._kept[alone.argmax(axis=1)]
+        own = (kept >= 0) & (self._labels[np.maximum(kept, 0)] == self._labels[best])
+        as_read = np.where(kept >= 0, similarity[np.arange(len(kept)), np.maximum(kept, 0)],
                            np.inf)
         keep = sure_alone & ~own & (most < as_read + UNSETTLE)
         probs[keep] = alone[keep]
