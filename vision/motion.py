@@ -20,7 +20,8 @@ frame as a whole it decides:
   with more of the table around it (``Plan.wide``): the detector's look at one zone's part of
   the picture gives the same answer frame after frame on a still picture, and a card near the
   edge of that part can lack the context the network finds it by. Until then it counts as
-  unread (``missed_zones``).
+  unread (``missed_zones``). A still card found only in part (its middle, cut short) is looked
+  at more widely too, for the same reason.
   A zone read surely is read once more ``confirm_after`` frames later, if it has not changed
   meanwhile: the referee accuses nobody on one look, however sure, and this second look is
   what lets it prove a revoke (with the tracker's defaults it falls on the frame the card
@@ -90,6 +91,8 @@ class ChangeGate:
         self.rechecking: frozenset[Seat] = frozenset()  # those being looked at again now
         # zones last read as holding no card though they do not look empty
         self.missed: set[Seat] = set()
+        # zones last read as holding only cards not seen whole (no hand moving over them)
+        self.broken: set[Seat] = set()
         self.widening: frozenset[Seat] = frozenset()  # those being looked at more widely now
         # zones read surely, and in how many frames they get their second look
         self.confirm_after = confirm_after
@@ -213,7 +216,7 @@ class ChangeGate:
             return self._read(thumb, frozenset(settled | again | due),
                               frozenset(SEATS) - silent, rechecking=frozenset(again - settled),
                               confirming=frozenset(due - settled - again),
-                              wide=frozenset((again - settled) & self.missed))
+                              wide=frozenset((again - settled) & (self.missed | self.broken)))
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray, seats: frozenset[Seat] = frozenset(SEATS),
@@ -296,6 +299,14 @@ class ChangeGate:
                 # around, so what lies there is not a card (say a hand at rest): it is looked
                 # for again once it changes
                 self.missed.discard(seat)
+            # a card found only in part, with nothing moving over it: on the zone's own part
+            # of the picture the network can cut a still card short (its middle alone), so
+            # its next looks take in more of the table around it, as for a card missed
+            if any(s == seat and not whole for s, whole in zip(detections.seats,
+                                                                detections.whole)):
+                self.broken.add(seat)
+            else:
+                self.broken.discard(seat)
             if not any(unsure):
                 self.looks_left.pop(seat, None)
                 has_card = any(card is not None for s, card in zip(detections.seats,

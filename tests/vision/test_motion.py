@@ -280,6 +280,31 @@ def test_a_zone_read_empty_that_does_not_look_it_is_unread_and_looked_at_once_mo
     assert gate.plan(table(card), CALIBRATION).action is Action.KEEP
 
 
+def test_a_still_card_found_only_in_part_is_looked_at_again_more_widely():
+    """On the zone's own part of the picture the network can find just the middle of a still
+    card (game 18 of the brisk clips: bellot's jack of clubs, swept away before it was read
+    whole twice); its next looks take in more of the table, until it is read whole."""
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    card = seat_one_spot(0)
+    gate.plan(table(card), CALIBRATION)
+    plan = gate.plan(table(card), CALIBRATION)
+    assert plan.action is Action.READ and not plan.wide
+    part = card_read_at(card)
+    part.whole[:] = False
+    part.cards[0], part.confidence[:] = None, 0.0
+    gate.remember(part, plan.read)  # found, but not whole
+    plan = gate.plan(table(card), CALIBRATION)
+    assert plan.action is Action.READ and plan.wide == {Seat(1)}
+    gate.remember(card_read_at(card), plan.read)  # whole and sure with more around it
+    plans = [gate.plan(table(card), CALIBRATION) for _ in range(gate.confirm_after)]
+    assert [p.action for p in plans] == [Action.KEEP] * (gate.confirm_after - 1) + [Action.READ]
+    assert not plans[-1].wide  # its second look is the usual one
+    gate.remember(card_read_at(card), plans[-1].read)
+    assert all(gate.plan(table(card), CALIBRATION).action is Action.KEEP for _ in range(5))
+
+
 def test_what_a_card_found_covers_is_no_sign_of_a_missed_card():
     gate = ChangeGate(max_wait=100)
     plan = gate.plan(table(), CALIBRATION)
