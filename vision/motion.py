@@ -91,8 +91,6 @@ class ChangeGate:
         self.rechecking: frozenset[Seat] = frozenset()  # those being looked at again now
         # zones last read as holding no card though they do not look empty
         self.missed: set[Seat] = set()
-        # zones last read as holding only cards not seen whole (no hand moving over them)
-        self.broken: set[Seat] = set()
         self.widening: frozenset[Seat] = frozenset()  # those being looked at more widely now
         # zones read surely, and in how many frames they get their second look
         self.confirm_after = confirm_after
@@ -216,7 +214,8 @@ class ChangeGate:
             return self._read(thumb, frozenset(settled | again | due),
                               frozenset(SEATS) - silent, rechecking=frozenset(again - settled),
                               confirming=frozenset(due - settled - again),
-                              wide=frozenset((again - settled) & (self.missed | self.broken)))
+                              wide=frozenset((again - settled)
+                                             & (self.missed | self._seen_in_part())))
         return Plan(Action.KEEP, frozenset(SEATS) - silent)
 
     def _read(self, thumb: np.ndarray, seats: frozenset[Seat] = frozenset(SEATS),
@@ -271,6 +270,14 @@ class ChangeGate:
             differs &= cv2.dilate(covered, np.ones((3, 3), np.uint8)) == 0
         return {seat for seat in seats if self._count(differs, self.inner[seat])}
 
+    def _seen_in_part(self) -> set[Seat]:
+        """The zones whose last reading holds a card not seen whole. Looked at again while
+        still, such a zone is looked at more widely, as one where a card was missed: on the
+        zone's own part of the picture the network can cut a still card short (its middle
+        alone)."""
+        return {seat for seat, whole in zip(self.detections.seats, self.detections.whole)
+                if not whole and seat is not None}
+
     def missed_zones(self) -> frozenset[Seat]:
         """The zones last read as holding no card though their pixels are not the empty
         table's: a card may lie there that the detector has not found (yet)."""
@@ -299,14 +306,6 @@ class ChangeGate:
                 # around, so what lies there is not a card (say a hand at rest): it is looked
                 # for again once it changes
                 self.missed.discard(seat)
-            # a card found only in part, with nothing moving over it: on the zone's own part
-            # of the picture the network can cut a still card short (its middle alone), so
-            # its next looks take in more of the table around it, as for a card missed
-            if any(s == seat and not whole for s, whole in zip(detections.seats,
-                                                                detections.whole)):
-                self.broken.add(seat)
-            else:
-                self.broken.discard(seat)
             if not any(unsure):
                 self.looks_left.pop(seat, None)
                 has_card = any(card is not None for s, card in zip(detections.seats,

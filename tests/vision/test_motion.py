@@ -89,6 +89,16 @@ def card_read_at(spot: tuple[float, float]):
                           np.full(1, 0.99, np.float32))
 
 
+def card_put_down_on_the_empty_table(gate: ChangeGate):  # noqa: ANN201
+    """The table read empty, then a card put down in seat 1's zone: the card's spot and the
+    plan of the frame it has come to rest on."""
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # the table seen empty
+    card = seat_one_spot(0)
+    gate.plan(table(card), CALIBRATION)
+    return card, gate.plan(table(card), CALIBRATION)
+
+
 def test_a_hand_beside_a_card_leaves_its_reading_and_a_hand_over_it_silences_it():
     gate = ChangeGate(max_wait=100)
     card = seat_one_spot(50)
@@ -265,11 +275,7 @@ def test_a_table_first_seen_with_a_card_on_it_gives_no_empty_zones():
 
 def test_a_zone_read_empty_that_does_not_look_it_is_unread_and_looked_at_once_more_widely():
     gate = ChangeGate(max_wait=100)
-    plan = gate.plan(table(), CALIBRATION)
-    gate.remember(CardDetections(), plan.read)  # the table seen empty
-    card = seat_one_spot(0)
-    gate.plan(table(card), CALIBRATION)
-    plan = gate.plan(table(card), CALIBRATION)
+    card, plan = card_put_down_on_the_empty_table(gate)
     assert plan.action is Action.READ and plan.read == {Seat(1)} and not plan.wide
     gate.remember(CardDetections(), plan.read)  # the detector missed what lies there
     assert gate.missed_zones() == {Seat(1)}  # unread: plays after it wait
@@ -285,11 +291,7 @@ def test_a_still_card_found_only_in_part_is_looked_at_again_more_widely():
     card (game 18 of the brisk clips: bellot's jack of clubs, swept away before it was read
     whole twice); its next looks take in more of the table, until it is read whole."""
     gate = ChangeGate(max_wait=100)
-    plan = gate.plan(table(), CALIBRATION)
-    gate.remember(CardDetections(), plan.read)
-    card = seat_one_spot(0)
-    gate.plan(table(card), CALIBRATION)
-    plan = gate.plan(table(card), CALIBRATION)
+    card, plan = card_put_down_on_the_empty_table(gate)
     assert plan.action is Action.READ and not plan.wide
     part = card_read_at(card)
     part.whole[:] = False
@@ -307,11 +309,7 @@ def test_a_still_card_found_only_in_part_is_looked_at_again_more_widely():
 
 def test_what_a_card_found_covers_is_no_sign_of_a_missed_card():
     gate = ChangeGate(max_wait=100)
-    plan = gate.plan(table(), CALIBRATION)
-    gate.remember(CardDetections(), plan.read)
-    card = seat_one_spot(0)
-    gate.plan(table(card), CALIBRATION)
-    plan = gate.plan(table(card), CALIBRATION)
+    card, plan = card_put_down_on_the_empty_table(gate)
     gate.remember(card_read_at(card), plan.read)  # found and read surely
     assert gate.missed_zones() == frozenset()
 
