@@ -22,11 +22,14 @@ card read afterwards is also compared with them:
   both red queens, kde-penguins' one penguin): kept cards that correlate with each other at
   ``LOOKALIKE`` or more form a group; each of them is weighed by the best correlation in its
   group, so the comparison never chooses among them. And a card that looks most like such a
-  group is weighed at all only where the classifier alone was sure of it (``SURE_ALONE``): what
-  tells those cards apart is the suit sign in the corner, and once the deck has ruled the
-  other cards out the classifier's reading of that sign is far too sure (weighed anyway, 8
-  cards of the hard test set were read wrongly at 0.99; with the classifier's odds among them
-  only softened, still 3 at 0.9);
+  group, but only somewhat (under ``PLAINLY_ONE_OF``), is weighed at all only where the
+  classifier alone was sure of it (``SURE_ALONE``): such a crop is as often an ace or a card
+  cut out poorly as one of the group (weighed anyway, 8 cards of the hard test set were read
+  wrongly at 0.99; with the classifier's odds among them only softened, still 3 at 0.9). A
+  crop that plainly looks like the group is one of its cards: every other card is ruled out,
+  and the classifier's odds among the members, told by the suit sign in the corner, stand
+  (kde-jolly-royal's jack of clubs, read at 0.77 with the three of clubs and the jack of
+  spades at 0.04 each, is then read surely);
 - the deck confirms a reading the classifier alone is sure of (``SURE_ALONE``), and
   unsettles it only on plain evidence: where the kept card the crop looks most like is
   another (a kept crop cut out askew, a card seen poorly), the classifier's reading stands as
@@ -91,6 +94,13 @@ LOOKALIKE = 0.75
 # a card that looks most like a group of look-alikes is weighed only where the classifier alone
 # reads it at least this surely
 SURE_ALONE = 0.9
+# a card that looks like a group of look-alikes at least this well is one of them, however
+# unsure the classifier: the group is weighed like any kept card, which rules out every card
+# outside it and leaves the classifier's odds among its members as they were (on the hard test
+# set's cards and close-ups cut along their labelled outlines, no card correlating with a
+# group at 0.6 or more was outside it, and no card outside one reached 0.56: kde-jolly-royal's
+# aces came nearest, at 0.53-0.55; the members themselves mostly correlated at 0.7 or more)
+PLAINLY_ONE_OF = 0.65
 # a reading the classifier alone is sure of is weighed by the deck where the crop correlates
 # with another kept card better by this much than with the kept card of its reading (0.1 chosen
 # on two sets of twenty whole games, where lattmann's queens of diamonds read surely as jacks
@@ -207,7 +217,7 @@ class Deck:
         alone = probs.copy()
         sure_alone = alone.max(axis=1) >= SURE_ALONE
         weights = np.exp(np.maximum(similarity - REFERENCE, 0.0) / SPREAD)
-        weights[self._alike[best] & ~sure_alone] = 1.0
+        weights[self._alike[best] & ~sure_alone & (most < PLAINLY_ONE_OF)] = 1.0
         probs[:, self._columns] *= weights
         probs /= probs.sum(axis=1, keepdims=True)
         # a card the classifier alone was sure of keeps that reading where the kept card it

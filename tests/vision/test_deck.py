@@ -9,8 +9,8 @@ import pytest
 from tests.helpers import ROOT, console_script, run_command
 from vision.cardclasses import BACK, CLASSES
 from vision.classify import CardClassifier, as_crop
-from vision.deck import (SHOWN, UNSETTLE, Deck, DeckError, NothingToKeep, enrol, laid_out,
-                         side_contrast, upright)
+from vision.deck import (PLAINLY_ONE_OF, REFERENCE, SHOWN, UNSETTLE, Deck, DeckError,
+                         NothingToKeep, enrol, laid_out, side_contrast, upright)
 from vision.detect import CardDetector
 from vision.geometry import rectify
 from vision.studio.facesets import RandomFaces, TinyFaces
@@ -151,12 +151,22 @@ def _reading(**odds: float) -> np.ndarray:
 
 
 def test_look_alike_court_cards_are_not_told_apart_by_the_deck():
-    picture = _face_crop(TinyFaces(0), "QH")
+    faces = TinyFaces(0)
+    picture = _face_crop(faces, "QH")
     deck = Deck(["QH", "QD"], np.stack([picture, picture]))  # one picture on both cards
-    # the classifier unsure of which: the deck, which cannot tell either, says nothing
+    # the classifier unsure of which, the crop plainly that picture: the deck rules out every
+    # card but the two, and leaves the classifier's odds between them as they were
     unsure = _reading(QD=0.6, QH=0.3)
     weighed = unsure.copy()
     deck.weigh(picture[None], weighed)
+    qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
+    assert qd + qh > 0.999 and qd / qh == pytest.approx(0.6 / 0.3, rel=1e-3)
+    # a crop only somewhat like that picture (an ace, a card cut out poorly) and the classifier
+    # unsure: the deck says nothing
+    blend = (0.2 * picture.astype(np.float32) + 0.8 * _face_crop(faces, "3S")).astype(np.uint8)
+    assert REFERENCE < deck.similarity(blend[None]).max() < PLAINLY_ONE_OF
+    weighed = unsure.copy()
+    deck.weigh(blend[None], weighed)
     np.testing.assert_allclose(weighed, unsure, rtol=1e-5)
     # the classifier sure of one of them: both are weighed alike, so it stays that one
     sure = _reading(QD=0.92, QH=0.04)
