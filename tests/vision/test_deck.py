@@ -3,14 +3,15 @@ laid out, the deck file, and how a deck weighs the classifier's readings."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.helpers import ROOT, console_script, run_command
 from vision.cardclasses import BACK, CLASSES
 from vision.classify import CardClassifier, as_crop
-from vision.deck import (PLAINLY_ONE_OF, REFERENCE, SHOWN, UNSETTLE, Deck, DeckError,
-                         NothingToKeep, enrol, laid_out, side_contrast, upright)
+from vision.deck import (LIKELIER, PLAINLY_ONE_OF, REFERENCE, SHOWN, TOWARDS, UNSETTLE, Deck,
+                         DeckError, NothingToKeep, enrol, laid_out, side_contrast, upright)
 from vision.detect import CardDetector
 from vision.geometry import rectify
 from vision.studio.facesets import RandomFaces, TinyFaces
@@ -174,6 +175,34 @@ def test_look_alike_court_cards_are_not_told_apart_by_the_deck():
     deck.weigh(picture[None], weighed)
     qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
     assert qd > 0.95 and qd / qh == pytest.approx(0.92 / 0.04, rel=1e-3)
+
+
+def test_look_alike_court_cards_are_told_apart_where_they_differ():
+    # one picture on two court cards, each with its own small sign in the corner
+    picture = _face_crop(TinyFaces(0), "QH")
+    hearts, diamonds = picture.copy(), picture.copy()
+    cv2.circle(hearts, (11, 22), 4, (30, 30, 200), -1)
+    cv2.rectangle(diamonds, (7, 18), (15, 26), (40, 40, 40), -1)
+    deck = Deck(["QH", "QD"], np.stack([hearts, diamonds]))
+    assert deck.similarity(hearts[None])[0, 1] >= PLAINLY_ONE_OF  # look-alikes
+    # the queen of diamonds seen a pixel off its outline, in a dimmer, bluer light
+    seen = np.clip(np.roll(diamonds, (1, 1), axis=(0, 1)) * 0.8 + (30, 0, 0), 0, 255)
+    seen = seen.astype(np.uint8)
+    assert deck.tell_apart(seen, 1, 0) >= TOWARDS and deck.tell_apart(seen, 0, 1) <= -TOWARDS
+    # the classifier reads it as the queen of hearts: the deck turns it round, LIKELIER-fold
+    unsure = _reading(QH=0.6, QD=0.3)
+    weighed = unsure.copy()
+    deck.weigh(seen[None], weighed)
+    qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
+    assert qd > qh and qd / qh == pytest.approx(LIKELIER * 0.3 / 0.6, rel=1e-3)
+    # a crop as like one as the other (the two signs run together) does not tell: the
+    # classifier's odds stand
+    between = ((hearts.astype(np.float32) + diamonds) / 2).astype(np.uint8)
+    assert abs(deck.tell_apart(between, 1, 0)) < TOWARDS
+    weighed = unsure.copy()
+    deck.weigh(between[None], weighed)
+    qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
+    assert qd / qh == pytest.approx(0.3 / 0.6, rel=1e-3)
 
 
 def test_the_deck_confirms_a_sure_reading_and_unsettles_it_only_on_plain_evidence():
