@@ -78,6 +78,10 @@ class CardClassifier:
         if outputs[-1] != len(CLASSES):
             raise ClassifierError(f"classifier model '{path}' has {outputs[-1]} classes, "
                                   f"expected {len(CLASSES)}")
+        # OpenCV builds its tables for Lab colour on the first conversion (about 90 ms here):
+        # built now, so that the first card read unsurely (its pips counted in Lab,
+        # vision.pips) does not stall a live frame or a replay
+        cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(N, classes) probabilities for (N, H, W, 3) BGR uint8 crops of ``self.size``.
