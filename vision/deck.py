@@ -232,6 +232,7 @@ class Deck:
                           _unit(blurred[:, ::-1, ::-1]) @ self._vectors.T)
 
     def _blurred_as_kept(self, crops: np.ndarray) -> np.ndarray:
+        """``_blurred`` of ``crops``, each first resized to the kept crops' size if need be."""
         return _blurred([crop if crop.shape[1::-1] == self.size else
                          cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA)
                          for crop in crops])
