@@ -226,7 +226,10 @@ class Deck:
     def similarity(self, crops: np.ndarray) -> np.ndarray:
         """(N, cards) correlation of each crop (N, H, W, 3; resized to the deck's crop size
         if need be) with each kept card, the better of the crop either way up."""
-        blurred = self._blurred_as_kept(crops)
+        return self._similarity(self._blurred_as_kept(crops))
+
+    def _similarity(self, blurred: np.ndarray) -> np.ndarray:
+        """``similarity`` of crops already ``_blurred_as_kept``."""
         # (the blur is the same either way round: the half turn is taken of the blurred crop)
         return np.maximum(_unit(blurred) @ self._vectors.T,
                           _unit(blurred[:, ::-1, ::-1]) @ self._vectors.T)
@@ -245,13 +248,17 @@ class Deck:
         either way up, is moved by up to ``LINE_UP`` px to where it best matches the pair's
         average (the outlines it was cut along may be a pixel or two out), whichever card it
         is."""
+        return self._lean(self._blurred_as_kept(crop[None])[0], first, second)
+
+    def _lean(self, blurred: np.ndarray, first: int, second: int) -> float:
+        """``tell_apart`` of a crop already ``_blurred_as_kept``."""
         pair = self._pairs.get((first, second))
         if pair is None:
             pair = self._pairs[(first, second)] = self._pair(first, second)
         middle, apart, where = pair
         if not where.any():
             return 0.0
-        seen = _standard(self._blurred_as_kept(crop[None]))[0]
+        seen = _standard(blurred[None])[0]
         best, window = -np.inf, seen
         for turned in (seen, np.ascontiguousarray(seen[::-1, ::-1])):
             match = cv2.matchTemplate(turned, middle, cv2.TM_CCORR)
@@ -277,7 +284,8 @@ class Deck:
         docstring), and normalise it again."""
         if len(crops) == 0:
             return
-        similarity = self.similarity(crops)
+        blurred = self._blurred_as_kept(crops)  # once, for the likeness and any leans
+        similarity = self._similarity(blurred)
         best = similarity.argmax(axis=1)
         most = similarity.max(axis=1)
         plainly_one_of = self._alike[best] & (most >= PLAINLY_ONE_OF)
@@ -298,7 +306,7 @@ class Deck:
         for row in np.flatnonzero(plainly_one_of):
             members = np.flatnonzero(self._labels == self._labels[best[row]])
             first, second = members[np.argsort(probs[row, self._columns[members]])[::-1][:2]]
-            lies = self.tell_apart(crops[row], first, second)
+            lies = self._lean(blurred[row], first, second)
             if abs(lies) >= TOWARDS:
                 probs[row, self._columns[first if lies > 0 else second]] *= LIKELIER
                 probs[row] /= probs[row].sum()
