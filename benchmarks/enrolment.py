@@ -34,7 +34,7 @@ TURNS = {"as taken": None, "quarter clockwise": cv2.ROTATE_90_CLOCKWISE,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--designs", default="test",
                         help="a split (train, val, test, all) or design names (default test)")
     parser.add_argument("--seeds", type=at_least(1), default=10,

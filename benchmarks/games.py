@@ -66,12 +66,16 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None, b
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=at_least(1), default=20)
-    parser.add_argument("--first-seed", type=at_least(0), default=1)
-    parser.add_argument("--size", type=picture_size, default=(960, 540), metavar="WxH")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=at_least(1), default=20,
+                        help="how many games (default: 20; every fourth has a revoke)")
+    parser.add_argument("--first-seed", type=at_least(0), default=1,
+                        help="the first game's seed; the others follow (default: 1)")
+    parser.add_argument("--size", type=picture_size, default=(960, 540), metavar="WxH",
+                        help="the clips' size (default: 960x540)")
     parser.add_argument("--brisk", action="store_true", help="few frames per movement")
-    parser.add_argument("--workers", type=at_least(1), default=2)
+    parser.add_argument("--workers", type=at_least(1), default=2,
+                        help="games rendered and refereed at once (default: 2)")
     parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "
                         "already there are refereed again, not rendered again)")
     parser.add_argument("--models", metavar="DIR", type=model_folder,

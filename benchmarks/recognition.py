@@ -167,11 +167,13 @@ def speed(models: str | None = None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pictures", type=at_least(1), default=700,
                         help="hard table pictures (about 3 cards each)")
-    parser.add_argument("--closeups", type=at_least(1), default=400)
-    parser.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1)
+    parser.add_argument("--closeups", type=at_least(1), default=400,
+                        help="close-up photographs of one or a few cards")
+    parser.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1,
+                        help="processes rendering and checking (default: one a core)")
     parser.add_argument("--keep", metavar="DIR", help="keep the rendered sets here")
     parser.add_argument("--models", metavar="DIR", type=model_folder,
                         help="model folder (default: models/)")
@@ -180,8 +182,8 @@ def main() -> None:
     parser.add_argument("--aces", action="store_true",
                         help="with --decks: the aces shown too, in a picture of their own (those "
                              "the classifier is unsure of are kept)")
-    parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--skip-speed", action="store_true", help="measure accuracy only")
+    parser.add_argument("--speed-only", action="store_true", help="measure speed only")
     args = parser.parse_args()
     if args.speed_only:
         speed(args.models)

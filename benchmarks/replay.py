@@ -39,10 +39,12 @@ from vision.truthcheck import compare_with_truth  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clip")
-    parser.add_argument("--truth")
-    parser.add_argument("--design", default="test")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clip", help="a clip to time (default: game1 rendered at 1280x720)")
+    parser.add_argument("--truth", help="with --clip: its truth log, which times the delays")
+    parser.add_argument("--design", default="test",
+                        help="with no --clip: the design game1 is rendered with, or a split "
+                             "(its first design; default: test)")
     parser.add_argument("--threads", type=at_least(1), default=threads_beside_reading(),
                         help="onnxruntime threads for the detector and the classifier each "
                              "(default: replay's, %(default)s here: up to two, leaving the "

@@ -22,14 +22,19 @@ sys.path.insert(0, str(ROOT))
 from vision.studio.clip import game_from_file, render_clip  # noqa: E402
 from vision.studio.facesets import face_sets  # noqa: E402
 from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
+from vision.options import at_least  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--images", type=int, default=1000)
-    parser.add_argument("--designs", default="test")
-    parser.add_argument("--difficulty", default="hard")
-    parser.add_argument("--workers", type=int, default=None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--images", type=at_least(1), default=1000,
+                        help="labelled pictures to render (default: 1000)")
+    parser.add_argument("--designs", default="test",
+                        help="a split or design names, as for 'studio images' (default: test)")
+    parser.add_argument("--difficulty", default="hard",
+                        help="as for 'studio images' (default: hard)")
+    parser.add_argument("--workers", type=at_least(1), default=None,
+                        help="rendering processes (default: one a core)")
     args = parser.parse_args()
     faces = face_sets(args.designs)
     print(f"cores: {os.cpu_count()}, designs: {args.designs} ({len(faces)})")
