@@ -53,6 +53,8 @@ with another seven (tried on the hard test set with every card kept: 106 cards r
 
 from __future__ import annotations
 
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -343,15 +345,28 @@ class Deck:
 
     @classmethod
     def load(cls, path: Path | str) -> Deck:
+        not_a_deck = (f"cannot read the deck file '{path}': not a deck file, or a damaged one "
+                      "(make one with 'sueca-referee deck')")
         try:
-            with np.load(path, allow_pickle=False) as data:
+            data = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise DeckError(f"no deck file '{path}' (make one with 'sueca-referee deck')")
+        except OSError as exc:
+            raise DeckError(f"cannot read the deck file '{path}': "
+                            f"{exc.strerror or exc}") from None
+        except (ValueError, EOFError, zipfile.BadZipFile):  # not .npz nor .npy, or cut short
+            raise DeckError(not_a_deck) from None
+        if not isinstance(data, np.lib.npyio.NpzFile):  # a single array (.npy)
+            raise DeckError(not_a_deck)
+        try:
+            with data:
                 cards = [str(c) for c in data["cards"]]
                 crops = np.asarray(data["crops"])
                 source = str(data["source"]) if "source" in data else ""
-        except FileNotFoundError:
-            raise DeckError(f"no deck file '{path}' (make one with 'sueca-referee deck')")
-        except (OSError, ValueError, KeyError) as exc:
-            raise DeckError(f"cannot read the deck file '{path}': {exc}") from None
+        except KeyError:
+            raise DeckError(not_a_deck) from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise DeckError(f"cannot read the deck file '{path}': it is damaged ({exc})") from None
         if crops.dtype != np.uint8 or crops.ndim != 4 or crops.shape[-1] != 3:
             raise DeckError(f"the deck file '{path}' does not hold card crops")
         return cls(cards, crops, source)

@@ -242,8 +242,16 @@ def test_a_deck_file_round_trip_and_bad_files(tmp_path):
     with pytest.raises(DeckError, match="no deck file"):
         Deck.load(tmp_path / "missing.npz")
     (tmp_path / "bad.npz").write_bytes(b"not a deck")
+    np.save(tmp_path / "array.npy", deck.crops)
+    np.savez(tmp_path / "other.npz", pictures=deck.crops)
+    whole = (tmp_path / "deck.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(whole[:len(whole) // 2])  # a copy cut short
+    for wrong in ("bad.npz", "array.npy", "other.npz", "cut.npz"):
+        with pytest.raises(DeckError, match="cannot read the deck file .*: not a deck file"):
+            Deck.load(tmp_path / wrong)
+    (tmp_path / "folder.npz").mkdir()
     with pytest.raises(DeckError, match="cannot read the deck file"):
-        Deck.load(tmp_path / "bad.npz")
+        Deck.load(tmp_path / "folder.npz")
     with pytest.raises(DeckError):
         Deck(["XX"], deck.crops[:1])
 
