@@ -74,7 +74,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     if ns.resume and not deck_file:  # the deck the game was refereed with, as its log says
         try:
             deck_file = logged_deck(Path(ns.resume))
-        except OSError:
+        except (OSError, ValueError):
             deck_file = None  # (resuming says why it cannot read the log, below)
         if deck_file and not Path(deck_file).is_file():
             print(f"{PROG} {command}: the log names the deck '{deck_file}', which is not there: "

@@ -113,9 +113,9 @@ class Resumed:
 def logged_deck(path: Path) -> str | None:
     """The deck file (``--deck``) the session that wrote the log ``path`` was shown, as its
     last ``session`` record names it; None where it was shown none (or the log says not).
-    Raises ``OSError`` where the log cannot be read."""
+    Raises ``OSError`` where the log cannot be read, ``ValueError`` where it is not text."""
     deck = None
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in _log_lines(path):
         if '"session"' not in line:
             continue
         try:
@@ -127,11 +127,20 @@ def logged_deck(path: Path) -> str | None:
     return deck
 
 
+def _log_lines(path: Path) -> list[str]:
+    """The lines of the event log ``path``. Raises ``OSError``, or ``ValueError`` where it is
+    not text (so not a log)."""
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError("it is not an event log (not even text)") from None
+
+
 def resume_from(path: Path, table: TableReferee) -> Resumed:
     """Feed the tracker events of an earlier session's log into ``table``, rebuilding the game
     as it stood. Raises ``ValueError`` naming the line of a broken record (a last line cut
     short by a crash is ignored)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = _log_lines(path)
     last_frame, said_all = -1, []
     for n, line in enumerate(lines, start=1):
         if not line.strip():

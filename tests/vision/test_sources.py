@@ -197,3 +197,22 @@ def test_a_truth_log_that_cannot_be_read_is_refused_before_the_clip_is_refereed(
                         str(truth)])
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert f"cannot read the truth log '{truth}': {says}" in done.stderr
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"\xff\xfe\x00binary", "it is not an event log (not even text)"),
+    (b'{"record": "session", "command": "replay", "deck": null}\nnot json\n{"frame": 3}\n',
+     "line 2"),
+])
+def test_a_log_that_cannot_be_resumed_from_is_named_in_one_line(tmp_path, content, says):
+    from tests.helpers import console_script, run_command
+
+    clip = tmp_path / "clip.mp4"
+    write_video(clip, frames=3)
+    log = tmp_path / "events.jsonl"
+    log.write_bytes(content)
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), "--resume",
+                        str(log)])
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert f"cannot resume from '{log}': " in done.stderr and says in done.stderr
+    assert log.read_bytes() == content  # the log is left as it was
