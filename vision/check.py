@@ -122,6 +122,14 @@ def read_labels(path: Path) -> tuple[list[ImageTask], bool]:
         except ValueError:
             raise LabelsError(f"{path}, line {n}: a position, seat or visible value is not a "
                               "number") from None
+        if label.quad is not None and not np.isfinite(label.quad).all():
+            raise LabelsError(f"{path}, line {n}: a position is not a number")
+        if label.seat is not None and not 1 <= label.seat <= 4:
+            raise LabelsError(f"{path}, line {n}: seat {label.seat} is not a seat (1 to 4, or "
+                              "empty where the picture shows no table)")
+        if not 0 <= label.visible <= 1:  # (NaN is not either)
+            raise LabelsError(f"{path}, line {n}: visible must be a share between 0 and 1, not "
+                              f"{label.visible}")
         task.labels.append(label)
     if not tasks:
         raise LabelsError(f"labels file '{path}' lists no images (only its header)")

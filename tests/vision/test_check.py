@@ -53,6 +53,12 @@ def test_labels_with_positions_and_without(tmp_path):
     ("image,card\na.jpg,1X\n", "line 2: '1X' is not a card"),
     ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,1,2\n", "line 2: 4 values for 11"),
     ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,1,a,b,c,d,e,f,g,h\n", "not a number"),
+    ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,1,1,2,3,nan,5,6,7,8\n",
+     "line 2: a position is not a number"),
+    ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4\na.jpg,AS,9,1,2,3,4,5,6,7,8\n",
+     "line 2: seat 9 is not a seat"),
+    ("image,card,seat,x1,y1,x2,y2,x3,y3,x4,y4,visible\na.jpg,AS,1,1,2,3,4,5,6,7,8,1.5\n",
+     "line 2: visible must be a share between 0 and 1"),
 ])
 def test_malformed_labels_say_where(tmp_path, text, message):
     path = tmp_path / "labels.csv"
