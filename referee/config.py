@@ -94,27 +94,49 @@ def rules_from_mapping(data: dict[str, Any], source: str) -> RulesConfig:
             raise ConfigError(f"{source}: unknown key '{name}.{sorted(unknown)[0]}'")
         return value
 
+    def number(kind: type, where: dict[str, Any], name: str, key: str, default: Any) -> Any:
+        """``where[key]`` (``default`` if absent) as ``kind`` (int or float), or a ConfigError
+        naming ``name.key``: a word, a list, yes/no or, for a whole number, a fraction."""
+        value = where.get(key, default)
+        what = "a whole number" if kind is int else "a number"
+        try:
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                raise ValueError
+            converted = kind(value) if kind is float else kind(float(value))
+            if kind is int and converted != float(value):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ConfigError(f"{source}: '{name}.{key}' must be {what}, not {value!r}") from None
+        return converted
+
     table = section("table", {"dealer", "first_leader", "direction"})
     match = section("match", {"game_points", "games_to_win"})
     ref = section("referee", {"min_confidence", "accuse_confidence"})
+    defaults, base = MatchRules(), RefereeSettings()
+    dealer = number(int, table, "table", "dealer", 2)
+    leader = number(int, table, "table", "first_leader", 1)
+    points = match.get("game_points")
+    if points is not None and (not isinstance(points, list) or not all(
+            isinstance(p, dict) and set(p) == {"from", "games"} for p in points)):
+        raise ConfigError(f"{source}: 'match.game_points' must be a list of "
+                          "{from: POINTS, games: GAMES}")
+    game_points = (tuple((number(int, p, "match.game_points", "from", None),
+                          number(int, p, "match.game_points", "games", None)) for p in points)
+                   if points is not None else defaults.game_points)
+    games_to_win = number(int, match, "match", "games_to_win", defaults.games_to_win)
+    least = number(float, ref, "referee", "min_confidence", base.min_confidence)
+    accuse = number(float, ref, "referee", "accuse_confidence", base.accuse_confidence)
+    for key, seat in (("dealer", dealer), ("first_leader", leader)):
+        if not 1 <= seat <= 4:
+            raise ConfigError(f"{source}: 'table.{key}' must be a seat, 1 to 4, not {seat}")
+    direction = str(table.get("direction", "clockwise")).lower()
+    if direction not in {d.value for d in Direction}:
+        raise ConfigError(f"{source}: 'table.direction' must be one of "
+                          f"{', '.join(d.value for d in Direction)}, not {direction!r}")
     try:
-        order = TableOrder(
-            Seat(int(table.get("dealer", 2))),
-            Seat(int(table.get("first_leader", 1))),
-            Direction(str(table.get("direction", "clockwise")).lower()),
-        )
-        defaults = MatchRules()
-        points = match.get("game_points")
-        rules = MatchRules(
-            tuple((int(p["from"]), int(p["games"])) for p in points)
-            if points is not None else defaults.game_points,
-            int(match.get("games_to_win", defaults.games_to_win)),
-        )
-        base = RefereeSettings()
-        settings = RefereeSettings(
-            float(ref.get("min_confidence", base.min_confidence)),
-            float(ref.get("accuse_confidence", base.accuse_confidence)),
-        )
+        order = TableOrder(Seat(dealer), Seat(leader), Direction(direction))
+        rules = MatchRules(game_points, games_to_win)
+        settings = RefereeSettings(least, accuse)
     except (KeyError, TypeError, ValueError) as error:
         raise ConfigError(f"{source}: {error}") from None
     if order.dealer == order.first_leader:

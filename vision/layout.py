@@ -132,6 +132,13 @@ def layout_from_mapping(data: dict[str, Any] | None, source: str = "layout") -> 
     unknown = set(data) - known
     if unknown:
         raise LayoutError(f"{source}: unknown key 'layout.{sorted(unknown)[0]}'")
+    for key, value in data.items():
+        if key != "seat_sides" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise LayoutError(f"{source}: 'layout.{key}' must be a number (millimetres), not "
+                              f"{value!r}")
+    if "seat_sides" in data and not isinstance(data["seat_sides"], dict):
+        raise LayoutError(f"{source}: 'layout.seat_sides' must be a mapping of sides to seats, "
+                          "e.g. {bottom: 1, left: 2, top: 3, right: 4}")
     try:
         values: dict[str, Any] = {k: float(v) for k, v in data.items() if k != "seat_sides"}
         if "seat_sides" in data:

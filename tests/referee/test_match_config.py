@@ -54,10 +54,19 @@ def test_project_config_is_the_coursework_table():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("table: {dealer: 7}", "Invalid player number 7"),
+    ("table: {dealer: 7}", "'table.dealer' must be a seat, 1 to 4, not 7"),
+    ("table: {first_leader: 0}", "'table.first_leader' must be a seat, 1 to 4, not 0"),
+    ("table: {dealer: 2.5}", "'table.dealer' must be a whole number, not 2.5"),
     ("table: {dealer: 1, first_leader: 1}", "the dealer does not lead the first trick"),
-    ("table: {direction: sideways}", "sideways"),
-    ("match: {games_to_win: lots}", "lots"),
+    ("table: {direction: sideways}",
+     "'table.direction' must be one of clockwise, anticlockwise, not 'sideways'"),
+    ("match: {games_to_win: lots}", "'match.games_to_win' must be a whole number, not 'lots'"),
+    ("match: {game_points: [{from: 61}]}", "'match.game_points' must be a list of"),
+    ("match: {game_points: [{from: 61, games: x}]}",
+     "'match.game_points.games' must be a whole number, not 'x'"),
+    ("referee: {min_confidence: yes}", "'referee.min_confidence' must be a number, not True"),
+    ("referee: {accuse_confidence: [1]}",
+     "'referee.accuse_confidence' must be a number, not [1]"),
     ("referee: {min_confidence: 0.99, accuse_confidence: 0.5}", "min_confidence"),
     ("table: [1, 2]", "'table' must be a mapping"),
     ("- just\n- a list", "must hold a mapping"),

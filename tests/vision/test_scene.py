@@ -278,3 +278,9 @@ def test_layout_reads_config_and_refuses_nonsense():
         layout_from_mapping({"zone_near_mm": 300})
     with pytest.raises(LayoutError, match="zones would overlap"):
         layout_from_mapping({"zone_near_mm": 40, "zone_width_mm": 200})
+    with pytest.raises(LayoutError, match="'layout.area_mm' must be a number .*, not 'wide'"):
+        layout_from_mapping({"area_mm": "wide"})
+    with pytest.raises(LayoutError, match="'layout.marker_mm' must be a number .*, not True"):
+        layout_from_mapping({"marker_mm": True})
+    with pytest.raises(LayoutError, match="'layout.seat_sides' must be a mapping"):
+        layout_from_mapping({"seat_sides": [1, 2, 3, 4]})
