@@ -31,6 +31,10 @@ from .layout import LayoutError, TableLayout, layout_from_mapping
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
+# the farthest a calibration's picture point may land from its table point, as a share of the
+# table's extent (markers found a pixel out land a millimetre or two out; points that fix no
+# plane land anywhere)
+MISFIT = 0.05
 
 
 class CalibrationError(ValueError):
@@ -52,14 +56,27 @@ class Calibration:
     def __post_init__(self) -> None:
         if len(self.image_points) < 4 or len(self.image_points) != len(self.table_points):
             raise CalibrationError("a calibration needs at least four point pairs")
+        if not (np.isfinite(self.image_points).all() and np.isfinite(self.table_points).all()):
+            raise CalibrationError("a calibration point is not a number")
+        if min(self.image_size) < 1:
+            raise CalibrationError(f"the picture's size must be positive, not {self.image_size}")
 
     @cached_property
     def to_table_matrix(self) -> np.ndarray:
         """3x3 homography: picture pixels -> table mm (worked out once)."""
         h, _ = cv2.findHomography(self.image_points.astype(np.float64),
                                   self.table_points.astype(np.float64), 0)
-        if h is None:
+        if h is None or not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12:
             raise CalibrationError("the calibration points are degenerate (in a line?)")
+        # points that fix no plane (two of four the same, three in a line) still give a
+        # matrix, one that does not take the picture's points to their places on the table
+        pts = self.image_points.astype(np.float64).reshape(-1, 1, 2)
+        off = np.linalg.norm(cv2.perspectiveTransform(pts, h).reshape(-1, 2) - self.table_points,
+                             axis=1).max()
+        extent = float(np.ptp(self.table_points, axis=0).max())
+        if not off <= MISFIT * extent:
+            raise CalibrationError("the calibration points are degenerate (in a line, or two "
+                                   "the same?): no table plane takes each to its place")
         return h
 
     @cached_property

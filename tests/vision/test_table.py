@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+import yaml
 
 from referee.seats import Seat
 from tests.helpers import console_script, run_command
@@ -73,6 +74,21 @@ def test_calibration_file_round_trip_and_errors(tmp_path):
     (tmp_path / "short.yaml").write_text("name: x\nimage_size: [10, 10]\n")
     with pytest.raises(CalibrationError, match="lacks 'homography_source_px'"):
         load_calibration(tmp_path / "short.yaml")
+    # a file edited by hand: each refused with its reason, not taken to referee nothing
+    data = yaml.safe_load(text)
+    for change, says in ((("homography_source_px", 1, [float("nan"), 3.0]), "not a number"),
+                         (("homography_source_px", 1, data["homography_source_px"][0]),
+                          "degenerate"),
+                         (("image_size", None, [0, 720]), "size must be positive")):
+        key, at, value = change
+        edited = yaml.safe_load(text)
+        if at is None:
+            edited[key] = value
+        else:
+            edited[key][at] = value
+        (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
+        with pytest.raises(CalibrationError, match=says):
+            load_calibration(tmp_path / "edited.yaml")
 
 
 def test_printed_marker_sheet_is_found_by_the_detector():
