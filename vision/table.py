@@ -60,6 +60,7 @@ class Calibration:
             raise CalibrationError("a calibration point is not a number")
         if min(self.image_size) < 1:
             raise CalibrationError(f"the picture's size must be positive, not {self.image_size}")
+        self.to_table_matrix  # noqa: B018 - points that fix no table plane fail here
 
     @cached_property
     def to_table_matrix(self) -> np.ndarray:
@@ -159,7 +160,6 @@ def load_calibration(path: str | Path) -> Calibration:
         dealer = Seat(int(data.get("dealer", 2)))
         calibration = Calibration(src, dst, (size[0], size[1]), layout, dealer,
                                   str(data.get("source", "file")), str(data.get("name", path.stem)))
-        calibration.to_table_matrix  # noqa: B018 - fails now rather than later
     except KeyError as error:
         raise CalibrationError(f"calibration file '{path}' lacks {error}") from None
     except (TypeError, ValueError, LayoutError) as error:

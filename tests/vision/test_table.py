@@ -101,6 +101,9 @@ def test_corner_text_is_checked():
     for bad in ("1,2,3", "a,b,c,d,e,f,g,h", "1,2,3,4,5,6,7,nan"):
         with pytest.raises(CalibrationError):
             parse_corners(bad)
+    # a corner given twice: a triangle, which fixes no table plane (refused before it is saved)
+    with pytest.raises(CalibrationError, match="degenerate"):
+        from_corners(parse_corners("10,10,500,10,500,10,10,400"), (1280, 720), LAYOUT)
 
 
 def test_calibrate_and_markers_commands(tmp_path):
