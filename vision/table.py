@@ -132,7 +132,8 @@ class Calibration:
         header = ("# sueca-referee table calibration. homography_source_px are points in the "
                   "camera picture;\n# homography_target_mm are the same points on the table "
                   "(mm, looking down, seat 1's\n# side at the bottom). Zones are the seats' "
-                  "play zones in table mm.\n")
+                  "play zones in table mm. table_mm, seats and\n# zones_mm are written from "
+                  "'layout' for reading: to change them, edit 'layout'.\n")
         path.write_text(header + yaml.safe_dump(self.to_dict(), sort_keys=False,
                                                 default_flow_style=None))
 
@@ -160,11 +161,38 @@ def load_calibration(path: str | Path) -> Calibration:
         dealer = Seat(int(data.get("dealer", 2)))
         calibration = Calibration(src, dst, (size[0], size[1]), layout, dealer,
                                   str(data.get("source", "file")), str(data.get("name", path.stem)))
+        written = calibration.to_dict()
+        for key in DERIVED_KEYS:  # edited by hand, they would be ignored without a word
+            if key in data and not _alike(data[key], written[key]):
+                raise CalibrationError(f"'{key}' does not match 'layout', which it is written "
+                                       "from: to move the seats or their zones, edit 'layout'")
     except KeyError as error:
         raise CalibrationError(f"calibration file '{path}' lacks {error}") from None
     except (TypeError, ValueError, LayoutError) as error:
         raise CalibrationError(f"calibration file '{path}': {error}") from None
     return calibration
+
+
+# what a calibration file shows of its layout, for reading (``Calibration.to_dict``)
+DERIVED_KEYS = ("table_mm", "seats", "zones_mm")
+
+
+def _alike(given: Any, written: Any) -> bool:
+    """Whether a value read from a calibration file is the one ``to_dict`` writes (numbers to
+    0.05, mapping keys compared as text)."""
+    if isinstance(written, dict):
+        if not isinstance(given, dict):
+            return False
+        keyed = {str(k): v for k, v in given.items()}
+        return keyed.keys() == {str(k) for k in written} and all(
+            _alike(keyed[str(k)], w) for k, w in written.items())
+    if isinstance(written, list):
+        return (isinstance(given, list) and len(given) == len(written)
+                and all(_alike(g, w) for g, w in zip(given, written)))
+    if isinstance(written, (int, float)) and not isinstance(written, bool):
+        return (isinstance(given, (int, float)) and not isinstance(given, bool)
+                and abs(float(given) - float(written)) <= 0.05)
+    return bool(given == written)
 
 
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:

@@ -89,6 +89,20 @@ def test_calibration_file_round_trip_and_errors(tmp_path):
         (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
         with pytest.raises(CalibrationError, match=says):
             load_calibration(tmp_path / "edited.yaml")
+    # the seats and zones shown are written from 'layout': edited there they move, edited
+    # where they are shown they would be ignored, and are refused
+    edited = yaml.safe_load(text)
+    edited["seats"] = {1: "top", 2: "right", 3: "bottom", 4: "left"}
+    (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
+    with pytest.raises(CalibrationError, match="'seats' does not match 'layout'.*edit 'layout'"):
+        load_calibration(tmp_path / "edited.yaml")
+    edited["layout"]["seat_sides"] = {"top": 1, "right": 2, "bottom": 3, "left": 4}
+    (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
+    with pytest.raises(CalibrationError, match="'zones_mm' does not match 'layout'"):
+        load_calibration(tmp_path / "edited.yaml")  # the zones shown are seat 1's still
+    del edited["zones_mm"]
+    (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
+    assert load_calibration(tmp_path / "edited.yaml").layout.side_of(Seat(1)) == "top"
 
 
 def test_printed_marker_sheet_is_found_by_the_detector():
