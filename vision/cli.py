@@ -459,7 +459,9 @@ def _click_corners(image):  # -> np.ndarray | None
     import cv2
     import numpy as np
 
-    if not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
+    from vision.sinks import windows_can_open
+
+    if not windows_can_open():
         return None
     clicks: list[tuple[int, int]] = []
     title = "click the play area's corners: top-left, top-right, bottom-right, bottom-left"

@@ -46,7 +46,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
-    from vision.sinks import ConsoleSink, SpeechSink, VideoSink, WindowSink, clock
+    from vision.sinks import (ConsoleSink, SpeechSink, VideoSink, WindowSink, clock,
+                              windows_can_open)
     from vision.sources import SourceError, SourceStats, camera_frames, open_source
     from vision.table import CalibrationError, CalibrationKeeper, load_calibration
     from vision.track import Tracker
@@ -131,7 +132,10 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             sinks.append(SpeechSink(ns.lang))
         if ns.out:
             sinks.append(VideoSink(Path(ns.out)))
-        if ns.show:
+        if ns.show and not windows_can_open():
+            print(f"{PROG} {command}: --show needs a display (DISPLAY is not set); carrying on "
+                  "without the window (--out annotated.mp4 keeps the same view)", file=sys.stderr)
+        elif ns.show:
             sinks.append(WindowSink())
         if ns.events:
             log = EventLog(Path(ns.events), append=bool(ns.resume and ns.resume == ns.events))

@@ -286,6 +286,14 @@ class VideoSink:
             self.writer.release()
 
 
+def windows_can_open() -> bool:
+    """Whether OpenCV can open a window here: on Linux its Qt build needs an X display, and
+    without one it aborts the whole process (no exception to catch), so it must not try."""
+    import os
+
+    return bool(os.environ.get("DISPLAY")) or not sys.platform.startswith("linux")
+
+
 class WindowSink:
     """``--show``: the overlay in a window; q or Esc stops."""
 

@@ -216,3 +216,18 @@ def test_a_log_that_cannot_be_resumed_from_is_named_in_one_line(tmp_path, conten
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert f"cannot resume from '{log}': " in done.stderr and says in done.stderr
     assert log.read_bytes() == content  # the log is left as it was
+
+
+def test_show_without_a_display_says_so_and_referees_on(tmp_path):
+    """OpenCV's Qt build aborts the whole process when it cannot reach a display, so --show
+    must not try to open a window there."""
+    from tests.helpers import console_script
+
+    clip = tmp_path / "clip.mp4"
+    write_video(clip, frames=3)
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    done = subprocess.run([console_script("sueca-referee"), "replay", str(clip), "--show"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "--show needs a display (DISPLAY is not set); carrying on" in done.stderr
+    assert "(3 frames" in done.stderr and "Game not finished" in done.stdout
