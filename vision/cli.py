@@ -188,9 +188,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "per-class precision and recall, the most frequent confusions and the worst "
                     "images. Labels with positions (image,card,seat,x1..y4) are matched by "
                     "position; labels with only image,card are compared per image as a "
-                    "multiset. A folder without labels.csv just gets its detections listed.")
+                    "multiset. A folder without labels.csv, or one image, just gets its "
+                    "detections listed.")
     check.add_argument("labels", metavar="LABELS",
-                       help="a labels CSV, or a folder holding labels.csv (or just images)")
+                       help="a labels CSV, a folder holding labels.csv (or just images), or "
+                            "one image")
     check.add_argument("--crops", action="store_true",
                        help="the images are single cards already cut out and upright")
     check.add_argument("--report", metavar="REPORT.json", help="write the full report as JSON")
@@ -681,6 +683,8 @@ def run_check(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.check import (
+        IMAGE_SUFFIXES,
+        ImageTask,
         LabelsError,
         errors_sheet,
         images_in,
@@ -703,9 +707,13 @@ def run_check(ns: argparse.Namespace) -> int:
     elif not target.exists():
         print(f"{PROG} {command}: '{target}' does not exist", file=sys.stderr)
         return 2
+    elif target.suffix.lower() in IMAGE_SUFFIXES:  # one picture: its detections listed
+        listing = True
     try:
         if listing:
-            tasks, positioned = images_in(target), False
+            tasks = (images_in(target) if target.is_dir()
+                     else [ImageTask(str(target), target.name)])
+            positioned = False
             if not tasks:
                 print(f"{PROG} {command}: no images in '{target}'", file=sys.stderr)
                 return 1
@@ -740,7 +748,7 @@ def run_check(ns: argparse.Namespace) -> int:
     if not listing:
         _print_check(summary)
     elif tally.skipped:
-        print(f"{len(tally.skipped)} images skipped")
+        print(f"{len(tally.skipped)} image{'s' if len(tally.skipped) != 1 else ''} skipped")
     written = True
     for out, write in ((ns.report, lambda path: path.write_text(json.dumps(summary, indent=1)
                                                                 + "\n")),

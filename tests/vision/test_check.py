@@ -262,6 +262,19 @@ def test_check_command_on_crops_and_bad_input(tmp_path):
     assert cv2.imread(str(tmp_path / "errors.png")) is not None
 
 
+def test_check_on_one_picture_lists_what_it_finds(tmp_path):
+    exe = console_script("sueca-referee")
+    first = sorted(SAMPLES.glob("images/*.jpg"))[0]
+    done = run_command([exe, "check", str(first), "--quiet"])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{first.name}: ") and "seat" in done.stdout
+    (tmp_path / "broken.png").write_bytes(b"not a picture at all")
+    done = run_command([exe, "check", str(tmp_path / "broken.png"), "--quiet"])
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "broken.png: skipped (unreadable or not an image)" in done.stdout
+    assert "1 image skipped" in done.stdout
+
+
 @pytest.mark.parametrize("out, says", [
     ("sheet.foo", "cannot write a picture as '{out}' ('.foo'): name it .png or .jpg"),
     ("sheet", "cannot write a picture as '{out}' (a name without an extension)"),
