@@ -432,6 +432,8 @@ def _read_picture(path: str):  # -> np.ndarray | str (why there is none)
 
     import cv2
 
+    if Path(path).is_dir():
+        return f"'{path}' is a folder: give one picture"
     if not Path(path).is_file():  # (before OpenCV, which would warn of it too)
         return f"'{path}' does not exist"
     image = cv2.imread(path)

@@ -136,6 +136,8 @@ def test_calibrate_and_markers_commands(tmp_path):
     missing = run_command([exe, "calibrate", "--image", str(tmp_path / "nothing.png")])
     assert missing.returncode == 1 and "nothing.png' does not exist" in missing.stderr
     assert "WARN" not in missing.stderr  # said once, by the program, not by OpenCV too
+    folder = run_command([exe, "calibrate", "--image", str(tmp_path)])
+    assert folder.returncode == 1 and "' is a folder: give one picture" in folder.stderr
     (tmp_path / "broken.png").write_bytes(b"not a picture")
     unreadable = run_command([exe, "calibrate", "--image", str(tmp_path / "broken.png")])
     assert unreadable.returncode == 1 and "cannot read the picture" in unreadable.stderr
