@@ -82,8 +82,11 @@ def read_labels(path: Path) -> tuple[list[ImageTask], bool]:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise LabelsError(f"labels file '{path}' does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise LabelsError(f"cannot read labels file '{path}': {error}") from None
+    except UnicodeDecodeError:
+        raise LabelsError(f"cannot read labels file '{path}': it is not text (a labels file is "
+                          "a CSV: image,card,...)") from None
+    except OSError as error:
+        raise LabelsError(f"cannot read labels file '{path}': {error.strerror or error}") from None
     rows = list(csv.reader(text.splitlines()))
     if not rows:
         raise LabelsError(f"labels file '{path}' is empty")

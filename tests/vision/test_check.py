@@ -67,6 +67,13 @@ def test_malformed_labels_say_where(tmp_path, text, message):
         read_labels(path)
 
 
+def test_labels_that_are_not_text_say_so(tmp_path):
+    path = tmp_path / "labels.csv"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    with pytest.raises(LabelsError, match="labels.csv': it is not text"):
+        read_labels(path)
+
+
 def found(card, quad=QUAD, confidence=0.99, whole=True, seat=None):
     return {"card": card, "confidence": confidence, "quad": quad, "whole": whole, "seat": seat}
 
