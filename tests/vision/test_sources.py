@@ -183,6 +183,7 @@ def test_an_events_log_that_cannot_be_opened_is_named_in_one_line(tmp_path):
     (None, "No such file or directory"),
     ('{"frame": 1}\nnot json\n', "line 2 is not JSON"),
     ("[1, 2]\n", "line 1 is not a JSON object"),
+    (b"\xff\xfe\x00binary", "it is not a truth log (not even text)"),
 ])
 def test_a_truth_log_that_cannot_be_read_is_refused_before_the_clip_is_refereed(
         tmp_path, content, says):
@@ -191,7 +192,9 @@ def test_a_truth_log_that_cannot_be_read_is_refused_before_the_clip_is_refereed(
     clip = tmp_path / "clip.mp4"
     write_video(clip, frames=3)
     truth = tmp_path / "truth.jsonl"
-    if content is not None:
+    if isinstance(content, bytes):
+        truth.write_bytes(content)
+    elif content is not None:
         truth.write_text(content)
     done = run_command([console_script("sueca-referee"), "replay", str(clip), "--truth",
                         str(truth)])

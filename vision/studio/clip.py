@@ -393,15 +393,18 @@ def read_truth(path: Path) -> list[dict[str, Any]]:
     """The records of a truth log. Raises ValueError naming the line that is not a JSON
     object."""
     records = []
-    with path.open() as handle:
-        for n, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError:
-                raise ValueError(f"line {n} is not JSON") from None
-            if not isinstance(record, dict):
-                raise ValueError(f"line {n} is not a JSON object")
-            records.append(record)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError("it is not a truth log (not even text)") from None
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise ValueError(f"line {n} is not JSON") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"line {n} is not a JSON object")
+        records.append(record)
     return records
