@@ -377,9 +377,9 @@ def card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],
         nearest = int(np.argmin(np.linalg.norm(middles - quads[i].mean(axis=0), axis=1)))
         if nearest not in made:
             try:
+                # (a degenerate outline fails here: a calibration checks its points)
                 made[nearest] = Calibration(ordered[nearest], card_mm, size, TableLayout(),
                                             source="card", name="card")
-                made[nearest].to_table_matrix  # noqa: B018 - a degenerate outline fails here
             except CalibrationError:
                 made[nearest] = None
         if made[nearest] is not None:

@@ -6,6 +6,7 @@ brought (usually none) and returns False to stop the session (the window's q key
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -289,8 +290,6 @@ class VideoSink:
 def windows_can_open() -> bool:
     """Whether OpenCV can open a window here: on Linux its Qt build needs an X display, and
     without one it aborts the whole process (no exception to catch), so it must not try."""
-    import os
-
     return bool(os.environ.get("DISPLAY")) or not sys.platform.startswith("linux")
 
 

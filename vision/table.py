@@ -263,13 +263,18 @@ def _from_found(found: dict[int, np.ndarray], size: tuple[int, int], layout: Tab
     squares = layout.marker_squares()
     src = np.concatenate([found[i] for i in sorted(found)])
     dst = np.concatenate([np.array(squares[i], float) for i in sorted(found)])
-    calibration = Calibration(src, dst, size, layout, dealer, "markers", name)
-    # Markers from one flat table agree on one homography to within a pixel or two.
+    # Markers from one flat table agree on one homography to within a pixel or two (finer
+    # than the check every calibration makes of its points, which is said the same way here)
+    off_plane = CalibrationError("the markers seen do not lie on one table plane "
+                                 f"(ids {', '.join(str(i) for i in sorted(found))})")
+    try:
+        calibration = Calibration(src, dst, size, layout, dealer, "markers", name)
+    except CalibrationError:
+        raise off_plane from None
     back = calibration.to_image(dst)
     side = float(np.median([np.linalg.norm(q[1] - q[0]) for q in found.values()]))
     if np.abs(back - src).max() > max(2.0, 0.15 * side):
-        raise CalibrationError("the markers seen do not lie on one table plane "
-                               f"(ids {', '.join(str(i) for i in sorted(found))})")
+        raise off_plane
     return calibration
 
 
