@@ -1267,14 +1267,15 @@ class TableReferee:
 
     def ruled_out(self, on_table: Collection[str] = ()) -> frozenset[str]:
         """The cards no card lying on the table now can be: the ranks outside the Sueca deck,
-        and the cards read in this deal's tricks that were swept away, scored or dropped (all
-        but the last trick, whose cards may still lie there), less any card a zone holds
-        (``on_table``). A card read unsurely between one of them and another is the other
-        (``CardClassifier.read``); one read surely as one of them is still read as it (a card
-        played twice)."""
+        and the cards read in this deal's tricks that were scored or dropped (the last one's
+        only once the table has been seen clear of it: until then its cards may still lie
+        there, unread under a hand), less any card a zone holds (``on_table``). A card read
+        unsurely between one of them and another is the other (``CardClassifier.read``); one
+        read surely as one of them is still read as it (a card played twice)."""
         if self._candidates:
             return self._candidates[0].table.ruled_out(on_table)
-        gone = frozenset().union(*self._finished[:-1])
+        swept = self._finished if self.phase is not Phase.SWEEP else self._finished[:-1]
+        gone = frozenset().union(*swept)
         return (_NOT_SUECA | gone) - set(on_table)
 
     def _cleared(self, event: ZoneCleared) -> None:
