@@ -7,7 +7,7 @@ away unscored. The other two clips are not refereed whole because of cards of de
 classifier does not yet read surely (lattmann's B/D/K court cards, kde-jolly-royal's black
 suits), so those are strict expected failures: when they start passing, this file must be told.
 Shown their deck's court cards first (``samples/decks``, ``sueca-referee deck``), the referee
-reads game2's lattmann court cards and reaches its draw.
+reads game2's lattmann court cards and referees it whole, to its draw.
 """
 
 from __future__ import annotations
@@ -80,10 +80,12 @@ def test_the_other_bundled_clips_reach_their_verdicts(name):
     assert comparison.all_right, comparison.lines()
 
 
-def test_shown_its_deck_the_referee_reaches_the_draw_of_game2():
+def test_shown_its_deck_the_referee_referees_game2_whole_to_its_draw():
     _, comparison = _refereed("game2", with_deck=True)
     assert comparison.verdict_said[-2:] == ["The game resulted in a draw.",
                                             "Score: 60 | 60"], comparison.lines()
+    # every play, trick and announcement too: the deck reads all of lattmann's court cards
+    assert comparison.all_right, comparison.lines()
     assert comparison.false_accusations == 0 and comparison.plays_extra == 0
     _, without = _refereed("game2")
     assert comparison.plays_right >= without.plays_right + 10, (comparison.plays_right,
