@@ -29,6 +29,7 @@ it was.
 from __future__ import annotations
 
 import enum
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 
 from .cards import Card, Suit
@@ -85,6 +86,15 @@ class Referee:
     ``accuse_confidence``: a play that would prove cheating must be read at least this surely.
     It should be at least ``min_confidence``; raising it trades slower accusations for fewer
     false ones.
+
+    A card is also known by elimination: a play read, on two looks, less surely than
+    ``accuse_confidence`` (kept with its ``odds``) counts as read that surely once every other
+    card its odds name has been played and read surely in the deal (a card is played once),
+    so long as what the odds leave unnamed, and any card back or "no card" among them, weighs
+    too little to matter: its sureness is then its own share of what remains. A king of clubs
+    read 0.91 (king of spades 0.09) that failed to follow spades is a proven failure to follow
+    once the king of spades has been played and read surely; if the same seat played that king
+    of spades, that play proves the revoke.
     """
 
     def __init__(self, order: TableOrder = TableOrder(), *, min_confidence: float = 0.0,
@@ -118,6 +128,10 @@ class Referee:
         # when who led was a guess)
         self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card, Card | None]] = {}
         self._trump_sureness = 1.0
+        # card -> the reader's odds (``CardPlayed.odds``) of a play read less surely than
+        # ``accuse_confidence``: what may yet make it sure by elimination (once it has been
+        # read on two looks: a single look is no evidence, however it is read)
+        self._odds: dict[Card, tuple[tuple[str, float], ...]] = {}
         self._transitions: dict[tuple[Phase, type], Callable[..., list[Announcement]]] = {
             (Phase.AWAITING_TRUMP, TrumpRevealed): self._reveal_trump,
             (Phase.AWAITING_TRUMP, TrumpSuitRevealed): self._reveal_trump_suit,
@@ -199,6 +213,7 @@ class Referee:
         assert expected is not None
         if seat != expected:
             return [OutOfTurn(seat, card, expected, self.round)]
+        event = self._known_by_elimination(event)
         cheats = self._cheats_proven_by(seat, card)
         if cheats and (event.confidence < self.accuse_confidence or not event.confirmed):
             return [CardUnclear(seat, card, event.confidence)]
@@ -264,6 +279,12 @@ class Referee:
         it now counts that much (the camera referee calls this; game files never need to)."""
         if card in self._played:
             self._played[card][1] = max(self._played[card][1], confidence)
+            if confidence >= self.accuse_confidence:
+                self._odds.pop(card, None)
+                self._rule_out(card, confidence)
+            elif card in self._odds:  # the other cards it may be may have been played
+                self._know(card, min(self._eliminated(card, self._odds[card]),
+                                     self.accuse_confidence))
         elif card == self.trump:
             self._trump_sureness = max(self._trump_sureness, confidence)
 
@@ -338,6 +359,7 @@ class Referee:
         if event.confidence < self.min_confidence or not card.is_sueca \
                 or any(p.seat == seat for p in self.plays):
             return []
+        event = self._known_by_elimination(event)
         cheats = self._cheats_proven_by(seat, card)
         if (cheats or card in self._played) and (
                 event.confidence < self.accuse_confidence or not event.confirmed):
@@ -358,7 +380,66 @@ class Referee:
         if event.card not in self._played:
             self._played[event.card] = [self.round,
                                         event.confidence if event.confirmed else 0.0]
+            if event.odds and not (event.confirmed
+                                   and event.confidence >= self.accuse_confidence):
+                self._odds[event.card] = event.odds
         return list(cheats)
+
+    def _known_by_elimination(self, event: CardPlayed) -> CardPlayed:
+        """``event`` as surely as elimination reads it (see the class): surer where the other
+        cards its odds name were played and read surely. Read surely (so), it rules itself out
+        of the earlier plays kept with their odds, which may become sure in turn."""
+        if not event.confirmed:
+            return event
+        if event.confidence < self.accuse_confidence and event.odds \
+                and event.card not in self._played:
+            by_elimination = self._eliminated(event.card, event.odds)
+            if by_elimination > event.confidence:
+                event = replace(event, confidence=by_elimination)
+        if event.confidence >= self.accuse_confidence:
+            self._rule_out(event.card, event.confidence)
+        return event
+
+    def _eliminated(self, card: Card, odds: tuple[tuple[str, float], ...],
+                    also: Card | None = None) -> float:
+        """How surely ``card`` is what was read, with ``odds``, once the cards played and
+        read surely in this deal (and ``also``) are ruled out: its share of what is left, all
+        that the odds do not name counted as left (a card back, "no card", a card too
+        unlikely to be named). Cards no Sueca deck holds are ruled out too."""
+        played = {c for c, (_, sureness) in self._played.items()
+                  if sureness >= self.accuse_confidence}
+        own = left = 0.0
+        for name, share in odds:
+            try:
+                other = Card.parse(name)
+            except ValueError:
+                left += share  # a card back, or no card
+                continue
+            if other == card:
+                own += share
+            elif other.is_sueca and other not in played and other != also:
+                left += share
+        left += max(0.0, 1.0 - sum(share for _, share in odds))
+        return own / (own + left) if own > 0 else 0.0
+
+    def _rule_out(self, card: Card, sureness: float) -> None:
+        """``card`` was played and read ``sureness`` surely (at least ``accuse_confidence``):
+        each earlier play kept with odds naming it may now be known by elimination."""
+        for other, odds in list(self._odds.items()):
+            if other not in self._played:
+                del self._odds[other]  # withdrawn
+                continue
+            if other == card or self._played[other][1] <= 0 \
+                    or all(name != str(card) for name, _ in odds):
+                continue  # (a reading on one look stays no evidence)
+            self._know(other, min(self._eliminated(other, odds, also=card), sureness))
+
+    def _know(self, card: Card, sureness: float) -> None:
+        """``card``'s play is known ``sureness`` surely by elimination: as evidence it counts
+        that much where that is enough for an accusation."""
+        if sureness >= self.accuse_confidence:
+            self._played[card][1] = max(self._played[card][1], sureness)
+            del self._odds[card]
 
     def _note_failure(self, seat: Seat, card: Card) -> None:
         """``seat`` played ``card``, not of the suit the trick in progress was led with: the

@@ -34,13 +34,17 @@ class CardPlayed:
     """``seat`` put ``card`` on the table. ``confidence`` is how sure the reader of the card is;
     ``confirmed`` as for ``TrumpRevealed``. ``alone``: no other card lay in any seat's zone
     when it came down (a camera can tell): after a dropped trick, such a card is known to
-    lead, where otherwise who leads is a guess."""
+    lead, where otherwise who leads is a guess. ``odds``: the cards the reader took it for,
+    each with its probability (a camera's classifier; card names, likeliest first, a few):
+    a play read less surely than an accusation needs becomes that sure once every other card
+    it may be has been played and read surely (see ``Referee``)."""
 
     seat: Seat
     card: Card
     confidence: float = 1.0
     confirmed: bool = True
     alone: bool = False
+    odds: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

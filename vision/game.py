@@ -144,6 +144,12 @@ class CardDeduced(Announcement):
                 f"every other card was: it can only be {self.card}")
 
 
+def _odds_of(event: CardLanded) -> tuple[tuple[str, float], ...]:
+    """A landing's odds as the rules engine takes them (``CardPlayed.odds``): pairs, though a
+    log read back (``--resume``) gives lists."""
+    return tuple((str(name), float(share)) for name, share in event.odds)
+
+
 def _in_rounds(rounds: tuple[int, ...]) -> str:
     """"round 3" or "rounds 3, 6"."""
     return f"round{'s' if len(rounds) > 1 else ''} {', '.join(str(r) for r in rounds)}"
@@ -906,7 +912,8 @@ class TableReferee:
         before = (len(self.referee.tricks), len(self.referee.plays))
         try:
             said = withdrawn + self.referee.feed(CardPlayed(
-                event.seat, card, confidence, looked_twice, alone=event in self._alone))
+                event.seat, card, confidence, looked_twice, alone=event in self._alone,
+                odds=_odds_of(event)))
         except RefereeStateError:
             return withdrawn
         if confidence >= self.referee.min_confidence \
@@ -1011,7 +1018,8 @@ class TableReferee:
         doubts = self._doubt_waiting()
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
         # the plays that waited behind the card never read were played all the same
-        late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2) for e, c in self._waiting]
+        late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2, odds=_odds_of(e))
+                for e, c in self._waiting]
         self._dropped.append(self._cards_short())
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
                                         | {str(c) for _, c in self._waiting}))

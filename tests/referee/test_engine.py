@@ -474,3 +474,89 @@ def test_only_an_earlier_unsure_reading_can_be_withdrawn():
     with pytest.raises(RefereeStateError):
         referee.withdraw(Card.parse("KH"))  # never played
     assert referee.score == (11, 0) and referee.missed == []
+
+
+def read_as(seat: int, card: str, confidence: float, odds: dict[str, float],
+            confirmed: bool = True) -> CardPlayed:
+    """A play as a camera reads it: its card, how surely, and the classifier's odds."""
+    return CardPlayed(Seat(seat), Card.parse(card), confidence, confirmed,
+                      odds=tuple(odds.items()))
+
+
+def _seat_2_fails_spades_with_a_king_read_unsurely(referee: Referee,
+                                                   confirmed: bool = True) -> None:
+    referee.feed(play(1, "AS", 0.999))
+    referee.feed(read_as(2, "KC", 0.91, {"KC": 0.91, "KS": 0.0895}, confirmed))
+    referee.feed(play(3, "2S", 0.999))
+    referee.feed(play(4, "3S", 0.999))
+    referee.feed(play(1, "4C", 0.999))  # seat 1 won and leads
+
+
+def test_an_unsure_card_is_known_by_elimination_once_the_card_it_may_be_is_played_surely():
+    """Seat 2's king, read KC 0.91 / KS 0.09, failed to follow spades. The king of spades
+    later played and read surely is seat 2's own: its KC was no KS, so that play proves the
+    revoke."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    _seat_2_fails_spades_with_a_king_read_unsurely(referee)
+    said = referee.feed(play(2, "KS", 0.995))
+    assert [type(a) for a in said] == [RevokeProven]
+    assert (said[0].seat, str(said[0].card), said[0].round) == (Seat(2), "KC", 1)
+
+
+def test_elimination_needs_every_other_card_named_played_surely():
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    _seat_2_fails_spades_with_a_king_read_unsurely(referee)
+    # a spade of seat 2 read surely, but the KS, which its KC may be, has not been played
+    assert referee.feed(play(2, "5S", 0.995)) == [] and referee.cheat is None
+    # nor does a KS read unsurely rule anything out
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    _seat_2_fails_spades_with_a_king_read_unsurely(referee)
+    assert referee.feed(play(2, "KS", 0.95)) == [] and referee.cheat is None
+
+
+def test_a_card_seen_on_one_look_is_never_known_by_elimination():
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    _seat_2_fails_spades_with_a_king_read_unsurely(referee, confirmed=False)
+    assert referee.feed(play(2, "KS", 0.995)) == [] and referee.cheat is None
+
+
+@pytest.mark.parametrize("odds", [
+    {"KC": 0.91, "KS": 0.05},  # 4 % the odds do not name: 0.91 / 0.95 is under 0.98
+    {"KC": 0.91, "KS": 0.05, "back": 0.04},  # nor can a card back be ruled out
+])
+def test_elimination_leaves_what_the_odds_do_not_rule_out(odds):
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    referee.feed(play(1, "AS", 0.999))
+    referee.feed(read_as(2, "KC", 0.91, odds))
+    referee.feed(play(3, "2S", 0.999))
+    referee.feed(play(4, "3S", 0.999))
+    referee.feed(play(1, "4C", 0.999))
+    assert referee.feed(play(2, "KS", 0.995)) == [] and referee.cheat is None
+
+
+def test_a_card_whose_look_alike_was_played_surely_before_is_sure_at_once():
+    """The KS was played, read surely, in round 1; seat 2's king in round 2, read KC 0.91 /
+    KS 0.09, is then surely the KC: its failure to follow is proven evidence at once."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "KS"), (2, "2S"), (3, "3S"), (4, "4S")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.feed(play(1, "AS", 0.999))
+    referee.feed(read_as(2, "KC", 0.91, {"KC": 0.91, "KS": 0.0895}))
+    assert referee.first_reading(Card.parse("KC"))[1] >= 0.98
+    referee.feed(play(3, "5S", 0.999))
+    referee.feed(play(4, "6S", 0.999))
+    referee.feed(play(1, "4C", 0.999))
+    said = referee.feed(play(2, "7S", 0.995))
+    assert [type(a) for a in said] == [RevokeProven]
+
+
+def test_a_second_look_lets_elimination_count():
+    """Seen on one look, then confirmed at 0.92: the KS played surely in between now rules
+    the KS out for it."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    _seat_2_fails_spades_with_a_king_read_unsurely(referee, confirmed=False)
+    referee.feed(play(2, "7C", 0.999))
+    referee.feed(play(3, "KS", 0.999))  # seat 3 plays the king of spades
+    assert referee.first_reading(Card.parse("KC"))[1] == 0.0
+    referee.confirm(Card.parse("KC"), 0.92)
+    assert referee.first_reading(Card.parse("KC"))[1] >= 0.98

@@ -883,3 +883,23 @@ def test_a_card_waiting_behind_an_unread_lead_is_checked_against_earlier_reading
     verdict = said[-2]
     assert verdict.kind == "outcome_settled" and verdict.missed == (4, 5), kinds
     assert set(verdict.scores[:2]) == {(76, 44), (77, 43)}, verdict.scores
+
+
+def test_a_card_read_unsurely_is_known_by_elimination_and_its_revoke_proven():
+    """Seat 2's king, read KC 0.91 / KS 0.09 on two looks, fails to follow the spades led in
+    round 1. In round 2 the same seat plays the king of spades, read surely: its king in
+    round 1 was the KC, so that play proves the revoke. Without the classifier's odds (what
+    else the king might have been) nothing is proven."""
+    unsure = ("KC", 0.91, True, (0, 0), None, (("KC", 0.91), ("KS", 0.0895)))
+    tricks = [[(1, "AS"), (2, "KC"), (3, "2S"), (4, "3S")],
+              [(1, "4C"), (2, "KS"), (3, "5C"), (4, "6C")]]
+    script = play_script(2, "7D", tricks)
+    known = [{s: (unsure if e[0] == "KC" else e) for s, e in cards.items()} for cards in script]
+    _, said = referee_over(known)
+    revokes = [a for a in said if a.kind == "revoke"]
+    assert [(a.seat, str(a.card), a.round) for a in revokes] == [(Seat(2), "KC", 1)], [
+        a.message for a in said]
+    blind = [{s: (unsure[:3] if e[0] == "KC" else e) for s, e in cards.items()}
+             for cards in script]
+    _, said = referee_over(blind)
+    assert not [a for a in said if a.kind == "revoke"]
