@@ -68,6 +68,17 @@ def forfeit_score(offender: Pair) -> tuple[int, int]:
     return (0, TOTAL_POINTS) if offender is Pair.A else (TOTAL_POINTS, 0)
 
 
+def _named(odds: Sequence[tuple[str, float]]) -> list[tuple[Card, float]]:
+    """The cards of a reader's odds, in their order (a card back, or "no card", left out)."""
+    cards = []
+    for name, share in odds:
+        try:
+            cards.append((Card.parse(name), share))
+        except ValueError:
+            continue
+    return cards
+
+
 class RefereeStateError(RuntimeError):
     """An event was fed that the referee cannot take in its current state (API misuse)."""
 
@@ -329,6 +340,37 @@ class Referee:
         return [TrickWithdrawn(round_, seat, card, winner, trick.points, self.score, sure,
                                trick)]
 
+    def only_card_left(self, odds: Sequence[tuple[str, float]]) -> Card | None:
+        """The card that a card never read surely, read with ``odds`` (a camera's classifier:
+        card names and probabilities), must be by elimination: the likeliest card they name
+        that has not been played in this deal, where every other card they name was played and
+        read surely and what they leave unnamed weighs too little, so that it holds at least
+        ``accuse_confidence`` of what is left (see the class); else None."""
+        unplayed = [card for card, _ in _named(odds) if card.is_sueca and card not in self._played]
+        if not unplayed:
+            return None
+        card = unplayed[0]
+        return card if self._eliminated(card, tuple(odds)) >= self.accuse_confidence else None
+
+    def restore_trick(self, round_: int, plays: Sequence[Play]) -> list[Announcement]:
+        """Score now a round dropped earlier (``abandon_trick``) whose cards never read are
+        known by elimination since (``only_card_left``): ``plays`` in the order they were
+        made. Its winner takes its points, and its cards count as played, those never read
+        as no evidence (a later reading of one of them means one of the two was misread, see
+        ``withdraw``); who led the rounds after it stands. Only the camera referee calls this.
+        Raises ``RefereeStateError`` where the round was not dropped or the deal is over."""
+        if self.phase is not Phase.PLAYING or round_ not in self.missed:
+            raise RefereeStateError(f"round {round_} was not dropped in a deal still in play")
+        trick = Trick(tuple(plays))
+        assert self.trump_suit is not None
+        winner = trick.winner(self.trump_suit)
+        self.points[winner.pair] += trick.points
+        self.tricks.insert(sum(1 for r in range(1, round_) if r not in self.missed), trick)
+        self.missed.remove(round_)
+        for play in trick.plays:
+            self._played.setdefault(play.card, [round_, 0.0])
+        return [TrickWon(round_, winner, trick.points, self.score, trick)]
+
     def abandon_trick(self, also_seen: tuple[str, ...] = (),
                       late: Sequence[CardPlayed] = ()) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the
@@ -409,12 +451,9 @@ class Referee:
         played = {c for c, (_, sureness) in self._played.items()
                   if sureness >= self.accuse_confidence}
         own = left = 0.0
-        for name, share in odds:
-            try:
-                other = Card.parse(name)
-            except ValueError:
-                left += share  # a card back, or no card
-                continue
+        named = _named(odds)
+        left += sum(share for _, share in odds) - sum(share for _, share in named)  # backs
+        for other, share in named:
             if other == card:
                 own += share
             elif other.is_sueca and other not in played and other != also:

@@ -69,6 +69,7 @@ from referee.events import (
 )
 from referee.match import Match, MatchScored
 from referee.seats import Pair, Seat, TableOrder
+from referee.tricks import Play
 
 from .cardclasses import SUITS, part_fits
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
@@ -142,6 +143,21 @@ class CardDeduced(Announcement):
     def message(self) -> str:
         return (f"Round {self.round}: the card of seat {self.seat.number} was never read, but "
                 f"every other card was: it can only be {self.card}")
+
+
+@dataclass(frozen=True)
+class CardKnown(CardDeduced):
+    """During a deal: a card of a dropped trick, never read surely, can now only be ``card``:
+    every other card the classifier took it for has since been played and read surely
+    (``Referee.only_card_left``). Its round is scored now (a ``TrickWon`` follows)."""
+
+    kind: ClassVar[str] = "card_known"
+
+    @property
+    def message(self) -> str:
+        return (f"Round {self.round}: the card of seat {self.seat.number} was never read "
+                f"surely, but the other cards it looked like have been played since: it can "
+                f"only be {self.card}")
 
 
 def _odds_of(event: CardLanded) -> tuple[tuple[str, float], ...]:
@@ -582,6 +598,8 @@ class TableReferee:
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
+        if events:
+            out += self._restore_known()
         if self.phase is Phase.SWEEP and not holding:
             self.phase = Phase.PLAYING
         if self.phase is Phase.TRUMP_MISSED:
@@ -1009,6 +1027,33 @@ class TableReferee:
     def _not_taken(self) -> list[tuple[CardLanded, Card]]:
         """Plays landed but not taken yet: early ones, and ones awaiting a second look."""
         return self._waiting + list(self._unconfirmed.values())
+
+    def _restore_known(self) -> list[Announcement]:
+        """Score the dropped tricks whose cards never read are now each known by elimination
+        (``Referee.only_card_left``, from the classifier's odds of them, and of what was read
+        surely of their suit or rank), where the order of their plays is known: the cards are
+        named (``CardKnown``) and the trick scored (``Referee.restore_trick``), so the running
+        score is right again before the deal ends."""
+        if self.referee.phase.value != "playing":
+            return []
+        said: list[Announcement] = []
+        for dropped in [d for d in self._dropped if d is not None and len(d.orders) == 1]:
+            order, odds = dropped.orders[0], dict(dropped.odds)
+            gaps = [seat for seat, card in order if card is None]
+            if not gaps or any(seat not in odds for seat in gaps) \
+                    or dropped.round not in self.referee.missed:
+                continue
+            known = {seat: self.referee.only_card_left(odds[seat]) for seat in gaps}
+            if any(card is None or not dropped.fits(seat, card) for seat, card in known.items()) \
+                    or len(set(known.values())) != len(gaps):
+                continue
+            plays = [Play(seat, card if card is not None else known[seat]) for seat, card in order]
+            self._dropped.remove(dropped)
+            # (ruled out like a swept trick's cards; the last entry stays the last trick's)
+            self._finished.insert(0, frozenset(str(card) for card in known.values()))
+            said += [CardKnown(dropped.round, seat, str(card)) for seat, card in known.items()]
+            said += self.referee.restore_trick(dropped.round, plays)
+        return said
 
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the

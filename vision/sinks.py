@@ -91,6 +91,8 @@ _PHRASES = {
            "trump_undecided": "Fim do jogo, mas o trunfo nunca ficou claro: sem veredicto",
            "card_deduced": "Vaza {round}: a carta do lugar {seat} não foi lida, mas só pode "
                            "ser a que falta",
+           "card_known": "Vaza {round}: a carta do lugar {seat} não foi bem lida, mas as "
+                         "outras que podia ser já foram jogadas: a vaza conta",
            "score_settled": "As cartas que não foram lidas só podem ser as que faltam: seja "
                             "qual for o lugar de cada uma, a pontuação é a mesma",
            "score_likely": "As cartas que não foram bem lidas só podem ser as que faltam, e "

@@ -31,6 +31,7 @@ from referee import (
     parse_game,
 )
 from referee.dealing import RecordedGame
+from referee.tricks import Play
 from tests.helpers import SAMPLE_GAMES
 
 
@@ -560,3 +561,28 @@ def test_a_second_look_lets_elimination_count():
     assert referee.first_reading(Card.parse("KC"))[1] == 0.0
     referee.confirm(Card.parse("KC"), 0.92)
     assert referee.first_reading(Card.parse("KC"))[1] >= 0.98
+
+
+def test_a_dropped_round_is_scored_once_its_unread_card_is_the_only_one_left():
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "QS"), (2, "5S"), (3, "KS")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.abandon_trick()  # seat 4's card, read 3S 0.88 / 3C 0.12, never surely
+    odds = (("3S", 0.88), ("3C", 0.1197))
+    assert referee.only_card_left(odds) is None  # the 3C may be in anyone's hand
+    referee.feed(CardPlayed(Seat(3), Card.parse("4C"), 0.999, alone=True))
+    referee.feed(play(4, "3C", 0.95))
+    assert referee.only_card_left(odds) is None  # the 3C read, but not surely enough
+    referee.confirm(Card.parse("3C"), 0.99)
+    assert referee.only_card_left(odds) == Card.parse("3S")
+    assert referee.only_card_left((("3S", 0.88), ("3C", 0.05))) is None  # 7 % unnamed
+    plays = [Play(Seat(s), Card.parse(c)) for s, c in [(1, "QS"), (2, "5S"), (3, "KS"),
+                                                      (4, "3S")]]
+    said = referee.restore_trick(1, plays)
+    assert [(a.round, a.seat, a.points, a.score) for a in said] == [(1, Seat(3), 6, (6, 0))]
+    assert referee.missed == [] and [str(t) for t in referee.tricks] == ["QS 5S KS 3S"]
+    assert referee.first_reading(Card.parse("3S")) == (1, 0.0)  # played, as no evidence
+    with pytest.raises(RefereeStateError):
+        referee.restore_trick(1, plays)  # no longer dropped
+    with pytest.raises(RefereeStateError):
+        referee.restore_trick(2, plays)  # the round in play

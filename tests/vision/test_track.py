@@ -840,12 +840,16 @@ def test_a_card_read_surely_where_it_was_misread_before_takes_that_round_back():
     assert back.message.startswith("Round 8: the card of seat 4 taken as JC was misread, as "
                                    "JC is played now, read surely. Round 8 no longer counts: "
                                    "15 points go back from Pair A")
-    # the JC of round 9 is taken, nobody is accused of playing it twice, and the QC is the
-    # one card of the deck not seen: round 8 is settled and the verdict is the scorer's
+    # the JC of round 9 is taken, nobody is accused of playing it twice, and with the JC read
+    # surely the QC is all that the card of round 8 can be (its odds named only those two):
+    # round 8 is scored again at once, and the verdict is the scorer's
     assert "card_already_played" not in kinds and "out_of_turn" not in kinds, kinds
     assert [a.round for a in said if a.kind == "trick_won"].count(9) == 1
-    deduced = next(a for a in said if a.kind == "card_deduced")
-    assert (deduced.round, deduced.seat.number, deduced.card) == (8, 4, "QC")
+    known = said[kinds.index("trick_withdrawn") + 1]
+    assert (known.kind, known.round, known.seat.number, known.card) == ("card_known", 8, 4, "QC")
+    again = said[kinds.index("trick_withdrawn") + 2]
+    assert (again.kind, again.round, str(again.trick), again.score) == (
+        "trick_won", 8, "7H QC QH 2C", (63, 44))
     assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
 
 
@@ -903,3 +907,29 @@ def test_a_card_read_unsurely_is_known_by_elimination_and_its_revoke_proven():
              for cards in script]
     _, said = referee_over(blind)
     assert not [a for a in said if a.kind == "revoke"]
+
+
+def test_a_dropped_trick_is_scored_once_its_unread_card_is_known_by_elimination():
+    """Round 1's 3S is never read surely (3S 0.88, 3C 0.12), so the trick is dropped; when
+    the 3C is played in round 2, read surely, the 3S is all the card can be: it is named and
+    round 1 scored then, and the running score is right again before the deal ends."""
+    unsure = ("3S", 0.6, True, (0, 0), None, (("3S", 0.88), ("3C", 0.1197)))
+    tricks = [[(1, "QS"), (2, "5S"), (3, "KS"), (4, "3S")],
+              [(3, "4C"), (4, "3C"), (1, "5C"), (2, "6C")]]
+    script = [{s: (unsure if e[0] == "3S" else e) for s, e in cards.items()}
+              for cards in play_script(2, "7D", tricks)]
+    table, said = referee_over(script, empties=True)
+    kinds = [a.kind for a in said]
+    # round 1 is scored as soon as the 3C comes down, before round 2 is over
+    assert kinds == ["trump", "trick_missed", "card_known", "trick_won", "trick_won"], kinds
+    known = said[2]
+    assert (known.round, known.seat, known.card) == (1, Seat(4), "3S")
+    assert [(a.round, a.seat, a.points, a.score) for a in said[3:]] == [
+        (1, Seat(3), 6, (6, 0)), (2, Seat(2), 0, (6, 0))]
+    assert table.referee.missed == [] and table.referee.score == (6, 0)
+    assert [str(t) for t in table.referee.tricks] == ["QS 5S KS 3S", "4C 3C 5C 6C"]
+    # with the 3C never played surely, the 3S stays unknown and round 1 dropped
+    doubtful = [{s: (("3C", 0.93, True) if e[0] == "3C" else e) for s, e in cards.items()}
+                for cards in script]
+    table, said = referee_over(doubtful, empties=True)
+    assert "card_known" not in [a.kind for a in said] and table.referee.missed == [1]
