@@ -29,8 +29,8 @@ it was.
 from __future__ import annotations
 
 import enum
-from dataclasses import replace
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from .cards import Card, Suit
 from .events import (

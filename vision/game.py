@@ -50,6 +50,7 @@ import numpy as np
 from referee.cards import FULL_DECK, SUECA_DECK, Card, CardError, Suit
 from referee.config import RulesConfig
 from referee.engine import ROUNDS, Referee, RefereeStateError
+from referee.engine import Phase as DealPhase
 from referee.events import (
     Announcement,
     CardPlayed,
@@ -1034,7 +1035,7 @@ class TableReferee:
         surely of their suit or rank), where the order of their plays is known: the cards are
         named (``CardKnown``) and the trick scored (``Referee.restore_trick``), so the running
         score is right again before the deal ends."""
-        if self.referee.phase.value != "playing":
+        if self.referee.phase is not DealPhase.PLAYING:
             return []
         said: list[Announcement] = []
         for dropped in [d for d in self._dropped if d is not None and len(d.orders) == 1]:
