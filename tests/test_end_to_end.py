@@ -164,7 +164,8 @@ def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed):
     the deck was read, and every way of putting the unread ones back that the play allows
     (and their suits or ranks, where those were read surely) gives one score and no
     cheating: the verdict is the truth's. Games 1, 10, 13 and 18 leave one way, whose cards
-    are named (game 10 also a dropped trick whose lead was never read); games 5, 7 and 11
+    are named (game 10 also a dropped trick whose lead was never read; game 18's card is
+    known by elimination during the deal, and its trick scored then); games 5, 7 and 11
     several, which all give the one score. (Game 6 was here until the eighteenth session,
     when reading unsure cards again along their outlines turned had it refereed whole.)"""
     result, comparison = refereed(seed, seed % 4 == 0, folder)
