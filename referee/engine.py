@@ -362,14 +362,10 @@ class Referee:
         if self.phase is not Phase.PLAYING or round_ not in self.missed:
             raise RefereeStateError(f"round {round_} was not dropped in a deal still in play")
         trick = Trick(tuple(plays))
-        assert self.trump_suit is not None
-        winner = trick.winner(self.trump_suit)
-        self.points[winner.pair] += trick.points
-        self.tricks.insert(sum(1 for r in range(1, round_) if r not in self.missed), trick)
         self.missed.remove(round_)
         for play in trick.plays:
             self._played.setdefault(play.card, [round_, 0.0])
-        return [TrickWon(round_, winner, trick.points, self.score, trick)]
+        return [self._score(trick, round_)]
 
     def abandon_trick(self, also_seen: tuple[str, ...] = (),
                       late: Sequence[CardPlayed] = ()) -> list[Announcement]:
@@ -450,15 +446,11 @@ class Referee:
         unlikely to be named). Cards no Sueca deck holds are ruled out too."""
         played = {c for c, (_, sureness) in self._played.items()
                   if sureness >= self.accuse_confidence}
-        own = left = 0.0
         named = _named(odds)
-        left += sum(share for _, share in odds) - sum(share for _, share in named)  # backs
-        for other, share in named:
-            if other == card:
-                own += share
-            elif other.is_sueca and other not in played and other != also:
-                left += share
-        left += max(0.0, 1.0 - sum(share for _, share in odds))
+        own = sum(share for other, share in named if other == card)
+        ruled_out = sum(share for other, share in named if other != card and (
+            not other.is_sueca or other in played or other == also))
+        left = max(1.0, sum(share for _, share in odds)) - own - ruled_out
         return own / (own + left) if own > 0 else 0.0
 
     def _rule_out(self, card: Card, sureness: float) -> None:
@@ -505,12 +497,14 @@ class Referee:
         return GameOver(final, Outcome.from_score(final), self.cheat)
 
     def _close_trick(self) -> list[Announcement]:
-        trick = Trick(tuple(self.plays))
+        won = self._score(Trick(tuple(self.plays)), self.round)
+        return [won, *self._next_round(won.seat)]
+
+    def _score(self, trick: Trick, round_: int) -> TrickWon:
+        """``trick``, of round ``round_``, goes to its winner with its points, kept among the
+        tricks in the order of their rounds."""
         assert self.trump_suit is not None
         winner = trick.winner(self.trump_suit)
         self.points[winner.pair] += trick.points
-        self.tricks.append(trick)
-        said: list[Announcement] = [
-            TrickWon(self.round, winner, trick.points, self.score, trick)
-        ]
-        return said + self._next_round(winner)
+        self.tricks.insert(sum(1 for r in range(1, round_) if r not in self.missed), trick)
+        return TrickWon(round_, winner, trick.points, self.score, trick)
