@@ -79,6 +79,11 @@ def _named(odds: Sequence[tuple[str, float]]) -> list[tuple[Card, float]]:
     return cards
 
 
+# a failure to follow: (round, the off-suit card or None where it was never read, the lead
+# card or None where who led was a guess, how surely a card never read was off suit)
+_Failure = tuple[int, Card | None, Card | None, float]
+
+
 class RefereeStateError(RuntimeError):
     """An event was fed that the referee cannot take in its current state (API misuse)."""
 
@@ -97,6 +102,13 @@ class Referee:
     ``accuse_confidence``: a play that would prove cheating must be read at least this surely.
     It should be at least ``min_confidence``; raising it trades slower accusations for fewer
     false ones.
+
+    A play that would prove cheating, read under ``accuse_confidence`` (or on one look), is
+    turned away as unclear: the card must be shown again. A camera that never gets a surer
+    look before the trick is swept gives it again as ``unproven``: it is then taken as read,
+    like any play read at ``min_confidence``, so that its trick is scored, but it proves
+    nothing; the failure to follow it would have proven stays open for a surer proof later
+    (a card read as one already played is never taken so).
 
     A card is also known by elimination: a play read, on two looks, less surely than
     ``accuse_confidence`` (kept with its ``odds``) counts as read that surely once every other
@@ -136,8 +148,9 @@ class Referee:
         # evidence until ``confirm`` raises it. The trump's sureness is kept the same way.
         self._played: dict[Card, list] = {}
         # (seat, suit it failed to follow) -> (round, the off-suit card, the lead card, or None
-        # when who led was a guess)
-        self._failed_to_follow: dict[tuple[Seat, Suit], tuple[int, Card, Card | None]] = {}
+        # when who led was a guess; and where the off-suit card was never read, None for it
+        # and how surely its suit was not the lead's)
+        self._failed_to_follow: dict[tuple[Seat, Suit], _Failure] = {}
         self._trump_sureness = 1.0
         # card -> the reader's odds (``CardPlayed.odds``) of a play read less surely than
         # ``accuse_confidence``: what may yet make it sure by elimination (once it has been
@@ -226,8 +239,10 @@ class Referee:
             return [OutOfTurn(seat, card, expected, self.round)]
         event = self._known_by_elimination(event)
         cheats = self._cheats_proven_by(seat, card)
-        if cheats and (event.confidence < self.accuse_confidence or not event.confirmed):
-            return [CardUnclear(seat, card, event.confidence)]
+        if cheats and not self._proves(event, cheats):
+            if not event.unproven or card in self._played:
+                return [CardUnclear(seat, card, event.confidence)]
+            cheats = []  # the trick is being swept: the play stands, its proof does not
         if not cheats and card in self._played and (
                 event.confidence < self.accuse_confidence or not event.confirmed):
             # read as a card already played, but not surely enough to prove it was played
@@ -271,18 +286,50 @@ class Referee:
                 cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
         failed = self._failed_to_follow.get((seat, card.suit))
         if failed is not None and self._failure_sureness(failed) >= sure:
-            failed_round, failed_card, _ = failed
+            failed_round, failed_card, _, _ = failed
             cheats.append(
                 RevokeProven(seat, failed_card, failed_round, card.suit, card, self.round)
             )
         return cheats
 
-    def _failure_sureness(self, failed: tuple[int, Card, Card | None]) -> float:
+    def _proves(self, event: CardPlayed, cheats: list[Cheat]) -> bool:
+        """Whether ``event`` is read surely enough to prove ``cheats``: on two looks, at
+        ``accuse_confidence``; or, where all it would prove is a revoke, which rests on its
+        suit alone, its suit that surely (``_share`` of its odds)."""
+        if not event.confirmed:
+            return False
+        if event.confidence >= self.accuse_confidence:
+            return True
+        suit = event.card.suit
+        return all(isinstance(cheat, RevokeProven) for cheat in cheats) and bool(event.odds) \
+            and self._share(event.odds, lambda card: card.suit is suit) >= self.accuse_confidence
+
+    def _share(self, odds: Sequence[tuple[str, float]], fits: Callable[[Card], bool],
+               also: Card | None = None) -> float:
+        """How surely a card read with ``odds`` is one that ``fits``: the share of the cards
+        that fit in what the odds leave once the cards played and read surely in this deal
+        (and ``also``, and those no Sueca deck holds) are ruled out, all they do not name (a
+        back, "no card", a card too unlikely to be named) counted as not fitting."""
+        played = {c for c, (_, sureness) in self._played.items()
+                  if sureness >= self.accuse_confidence}
+        if also is not None:
+            played.add(also)
+        named = _named(odds)
+        ruled_out = sum(share for card, share in named if not card.is_sueca or card in played)
+        fitting = sum(share for card, share in named
+                      if card.is_sueca and card not in played and fits(card))
+        left = max(1.0, sum(share for _, share in odds)) - ruled_out
+        return fitting / left if left > 0 else 0.0
+
+    def _failure_sureness(self, failed: _Failure) -> float:
         """How surely a failure to follow (an entry of ``_failed_to_follow``) is known: both
-        the off-suit card and the lead it did not follow must have been read surely."""
-        _, off_suit, lead = failed
+        the off-suit card (or, never read, its suit: see ``abandon_trick``) and the lead it
+        did not follow must have been read surely."""
+        _, off_suit, lead, off_suit_sureness = failed
         if lead is None:
             return 0.0
+        if off_suit is None:
+            return min(off_suit_sureness, self._played[lead][1])
         return min(self._played[off_suit][1], self._played[lead][1])
 
     def confirm(self, card: Card, confidence: float) -> None:
@@ -323,7 +370,7 @@ class Referee:
             raise RefereeStateError(f"no earlier unsure reading of {card} to withdraw")
         round_ = first[0]
         del self._played[card]
-        for key, (failed_round, off_suit, lead) in list(self._failed_to_follow.items()):
+        for key, (failed_round, off_suit, lead, _) in list(self._failed_to_follow.items()):
             if failed_round == round_ and card in (off_suit, lead):
                 del self._failed_to_follow[key]
         trick = next((t for t in self.tricks if card in (p.card for p in t.plays)), None)
@@ -368,17 +415,23 @@ class Referee:
         return [self._score(trick, round_)]
 
     def abandon_trick(self, also_seen: tuple[str, ...] = (),
-                      late: Sequence[CardPlayed] = ()) -> list[Announcement]:
+                      late: Sequence[CardPlayed] = (),
+                      unread: Sequence[tuple[Seat, Sequence[tuple[str, float]]]] = (),
+                      ) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the
         camera never read surely): drop it unscored, and let whoever plays next lead.
         ``also_seen``: plays read but not yet taken, for the announcement. ``late``: those
         of them that waited only for an earlier seat's card, never read (see
-        ``_take_late``). Only the camera referee calls this; a game file never does."""
+        ``_take_late``). ``unread``: the cards never read of seats that played none that
+        was, each with the reader's odds on two looks or more (see ``_failed_unread``).
+        Only the camera referee calls this; a game file never does."""
         if self.phase is not Phase.PLAYING:
             raise RefereeStateError("no trick in progress to abandon")
         said: list[Announcement] = []
         for event in late:
             said += self._take_late(event)
+        for seat, odds in unread:
+            self._failed_unread(seat, tuple(odds))
         said.append(TrickMissed(self.round, tuple(
             f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen))
         self.missed.append(self.round)
@@ -399,13 +452,28 @@ class Referee:
             return []
         event = self._known_by_elimination(event)
         cheats = self._cheats_proven_by(seat, card)
-        if (cheats or card in self._played) and (
-                event.confidence < self.accuse_confidence or not event.confirmed):
+        if (cheats and not self._proves(event, cheats)) or (card in self._played and (
+                event.confidence < self.accuse_confidence or not event.confirmed)):
             return []  # no proof, or read as a card already played: nothing is learnt from it
         said = self._take(event, cheats)
         if self.plays and card.suit is not self.plays[0].card.suit:
             self._note_failure(seat, card)
         return said
+
+    def _failed_unread(self, seat: Seat, odds: tuple[tuple[str, float], ...]) -> None:
+        """``seat``'s card in the trick being dropped was never read, but its ``odds`` (on two
+        looks) put it off the lead's suit (``_share``). A black two
+        read 2C 0.83 / 2S 0.17 surely did not follow diamonds, whichever two it is. That
+        failure is kept as any other (``_note_failure``), without its card: should the seat
+        later show a card of the suit, it proves the revoke."""
+        if not self.plays or any(p.seat == seat for p in self.plays):
+            return
+        lead = self.plays[0].card
+        if (seat, lead.suit) in self._failed_to_follow or not self._lead_known:
+            return
+        sureness = self._share(odds, lambda card: card.suit is not lead.suit)
+        if sureness >= self.accuse_confidence:
+            self._failed_to_follow[(seat, lead.suit)] = (self.round, None, lead, sureness)
 
     def _take(self, event: CardPlayed, cheats: list[Cheat]) -> list[Announcement]:
         """A play taken: the cheating it proves (said, the first one the deal's), and the
@@ -441,17 +509,8 @@ class Referee:
     def _eliminated(self, card: Card, odds: tuple[tuple[str, float], ...],
                     also: Card | None = None) -> float:
         """How surely ``card`` is what was read, with ``odds``, once the cards played and
-        read surely in this deal (and ``also``) are ruled out: its share of what is left, all
-        that the odds do not name counted as left (a card back, "no card", a card too
-        unlikely to be named). Cards no Sueca deck holds are ruled out too."""
-        played = {c for c, (_, sureness) in self._played.items()
-                  if sureness >= self.accuse_confidence}
-        named = _named(odds)
-        own = sum(share for other, share in named if other == card)
-        ruled_out = sum(share for other, share in named if other != card and (
-            not other.is_sueca or other in played or other == also))
-        left = max(1.0, sum(share for _, share in odds)) - own - ruled_out
-        return own / (own + left) if own > 0 else 0.0
+        read surely in this deal (and ``also``) are ruled out (``_share``)."""
+        return self._share(odds, lambda other: other == card, also)
 
     def _rule_out(self, card: Card, sureness: float) -> None:
         """``card`` was played and read ``sureness`` surely (at least ``accuse_confidence``):
@@ -480,7 +539,7 @@ class Referee:
         lead = self.plays[0].card.suit
         if (seat, lead) not in self._failed_to_follow:
             self._failed_to_follow[(seat, lead)] = (
-                self.round, card, self.plays[0].card if self._lead_known else None)
+                self.round, card, self.plays[0].card if self._lead_known else None, 0.0)
 
     def _next_round(self, leader: Seat | None) -> list[Announcement]:
         """Move on to the next round, led by ``leader``; the verdict after the last."""

@@ -37,7 +37,9 @@ class CardPlayed:
     lead, where otherwise who leads is a guess. ``odds``: the cards the reader took it for,
     each with its probability (a camera's classifier; card names, likeliest first, a few):
     a play read less surely than an accusation needs becomes that sure once every other card
-    it may be has been played and read surely (see ``Referee``)."""
+    it may be has been played and read surely (see ``Referee``). ``unproven``: the trick is
+    being swept and this play, which would prove cheating, was never read surely enough to:
+    it is taken as a play that proves nothing (see ``Referee``)."""
 
     seat: Seat
     card: Card
@@ -45,6 +47,7 @@ class CardPlayed:
     confirmed: bool = True
     alone: bool = False
     odds: tuple[tuple[str, float], ...] = ()
+    unproven: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,11 +171,13 @@ class Cheat(Announcement):
 
 @dataclass(frozen=True, slots=True)
 class RevokeProven(Cheat):
-    """``seat`` did not follow ``lead_suit`` in ``round`` though it held ``proof``, shown later."""
+    """``seat`` did not follow ``lead_suit`` in ``round`` though it held ``proof``, shown later.
+    ``card``: what it played instead; None where a camera never read that card, only surely
+    that it was not of the lead's suit."""
 
     kind: ClassVar[str] = "revoke"
     seat: Seat
-    card: Card
+    card: Card | None
     round: int
     lead_suit: Suit
     proof: Card
@@ -184,6 +189,11 @@ class RevokeProven(Cheat):
 
     @property
     def message(self) -> str:
+        if self.card is None:
+            suit = self.lead_suit.full_name
+            return (f"{self.seat} played an illegal card in round {self.round} with respect to "
+                    f"lead suit {suit} (the card was not read, but surely no "
+                    f"{suit.lower().rstrip('s')})")
         return (f"{self.seat} played illegal card {self.card} in round {self.round} with respect "
                 f"to lead suit {self.lead_suit.full_name}")
 

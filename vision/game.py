@@ -528,6 +528,8 @@ class TableReferee:
         self._gap_parts: dict[Seat, tuple[int, str | None]] = {}
         # likewise the classifier's odds of those cards (None where two were seen in turn)
         self._gap_odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...] | None]] = {}
+        # and the last of those odds that rested on two fresh looks or more
+        self._gap_looked: dict[Seat, tuple[int, tuple[tuple[str, float], ...] | None]] = {}
         self._spent: set[tuple[Seat, int]] = set()
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
@@ -560,6 +562,7 @@ class TableReferee:
                   empty: frozenset[Seat] = frozenset(),
                   parts: dict[Seat, tuple[int, str]] | None = None,
                   odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]] | None = None,
+                  looks: dict[Seat, tuple[int, int]] | None = None,
                   ) -> list[Said]:
         """Feed one frame's tracker events; ``holding`` is what each zone holds now, ``unread``
         the zones where a card lies that could not be read (yet), ``empty`` the zones known to
@@ -567,15 +570,20 @@ class TableReferee:
         ``parts`` the suits or ranks read surely of unread cards (``Tracker.unread_parts``):
         should such a card never be read, that part narrows what the deck can put in its
         place; ``odds`` the classifier's odds of unread cards (``Tracker.unread_odds``),
-        which weigh the ways the deck can put them back."""
+        which weigh the ways the deck can put them back; ``looks`` on how many fresh looks
+        those odds rest (``Tracker.unread_looks``): on two or more, odds that put a card off
+        the lead's suit show a failure to follow, should the card never be read."""
         if self._candidates:
             return [Said(frame, time_s, a) for a in self._under_candidates(
-                events, frame, time_s, holding, unread, empty, parts, odds)]
+                events, frame, time_s, holding, unread, empty, parts, odds, looks)]
         out: list[Announcement] = []
         # two cards in turn: parts read alike may stand; odds only of one and the same card
         self._note(self._gap_parts, parts or {},
                    lambda before, since, part: before[0] == since or before[1] == part)
         self._note(self._gap_odds, odds or {},
+                   lambda before, since, _: before[0] == since and before[1] is not None)
+        self._note(self._gap_looked, {seat: read for seat, read in (odds or {}).items()
+                                      if (looks or {}).get(seat, (None, 0))[1] >= 2},
                    lambda before, since, _: before[0] == since and before[1] is not None)
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
@@ -588,7 +596,7 @@ class TableReferee:
                 if self._candidates:  # play began with the trump in doubt: the rest of
                     # this frame goes to the deal under each card it may be
                     out += self._under_candidates(events[n + 1:], frame, time_s, holding,
-                                                  unread, empty, parts, odds)
+                                                  unread, empty, parts, odds, looks)
                     return [Said(frame, time_s, a) for a in out]
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
@@ -644,7 +652,7 @@ class TableReferee:
         """The cards seen unread until now belong to this trick or an earlier one."""
         self._spent |= {(seat, since) for seat, (since, _) in
                         list(self._gap_parts.items()) + list(self._gap_odds.items())}
-        self._gap_parts, self._gap_odds = {}, {}
+        self._gap_parts, self._gap_odds, self._gap_looked = {}, {}, {}
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
@@ -760,11 +768,12 @@ class TableReferee:
                           holding: dict[Seat, str], unread: frozenset[Seat],
                           empty: frozenset[Seat], parts: dict[Seat, tuple[int, str]] | None,
                           odds: dict[Seat, tuple[int, tuple[tuple[str, float], ...]]] | None,
+                          looks: dict[Seat, tuple[int, int]] | None = None,
                           ) -> list[Announcement]:
         """One frame of a deal whose trump is in doubt: each card it may be referees it."""
         for candidate in self._candidates:
             said = [s.announcement for s in candidate.table.on_events(
-                events, frame, time_s, holding, unread, empty, parts, odds)]
+                events, frame, time_s, holding, unread, empty, parts, odds, looks)]
             if candidate.trouble is None:
                 candidate.trouble = next((a for a in said if isinstance(a, OutOfTurn)), None)
             candidate.held += said
@@ -914,9 +923,11 @@ class TableReferee:
             said += self._feed_play(event, card)
         return said
 
-    def _feed_play(self, event: CardLanded, card: Card,
-                   confirmed: float | None = None) -> list[Announcement]:
-        """``confirmed``: the confidence of a second look, when there was one."""
+    def _feed_play(self, event: CardLanded, card: Card, confirmed: float | None = None,
+                   unproven: bool = False) -> list[Announcement]:
+        """``confirmed``: the confidence of a second look, when there was one; ``unproven``:
+        the trick is being swept, take the play even if it cannot prove what it would
+        (``CardPlayed.unproven``)."""
         looked_twice = confirmed is not None or event.looks >= 2
         confidence = event.confidence if confirmed is None else confirmed
         sure = self._sure(looked_twice, confidence)
@@ -932,7 +943,7 @@ class TableReferee:
         try:
             said = withdrawn + self.referee.feed(CardPlayed(
                 event.seat, card, confidence, looked_twice, alone=event in self._alone,
-                odds=_odds_of(event)))
+                odds=_odds_of(event), unproven=unproven))
         except RefereeStateError:
             return withdrawn
         if confidence >= self.referee.min_confidence \
@@ -1056,29 +1067,71 @@ class TableReferee:
             said += self.referee.restore_trick(dropped.round, plays)
         return said
 
+    def _take_unproven(self) -> list[Announcement]:
+        """The trick is being swept while plays that would prove cheating still await a
+        sure look (``_unconfirmed``): each, in turn, read at ``min_confidence`` and not as a
+        card in doubt, is taken as a play that proves nothing (``CardPlayed.unproven``), and
+        the plays waiting behind it follow. The trick may so be scored after all."""
+        said: list[Announcement] = []
+        while self.phase is Phase.PLAYING and self.referee.phase is DealPhase.PLAYING:
+            pending = self._unconfirmed.get(self.referee.to_play)
+            if pending is None or pending[1] in self._doubted \
+                    or pending[0].confidence < self.referee.min_confidence:
+                break
+            event, card = pending
+            del self._unconfirmed[event.seat]
+            said += self._feed_play(event, card, unproven=True)
+            if event.seat in self._unconfirmed:  # turned away all the same
+                break
+            said += self._play_waiting()
+        return said
+
     def _abandon(self) -> list[Announcement]:
         """Nobody can be judged on a trick whose cards were not all read: it is dropped, the
         next card played leads, and the deal ends without a verdict on its score. The plays
         read in it still count as played (``Referee.abandon_trick``): a revoke among them is
-        proven later like any other."""
+        proven later like any other. (Plays read well enough to play, held back only because
+        they would prove cheating unsurely, are taken first: ``_take_unproven``.)"""
+        said = self._take_unproven()
+        if self.phase is not Phase.PLAYING or not (self.referee.plays or self._not_taken()):
+            return said  # the trick was scored after all
+        return said + self._drop()
+
+    def _drop(self) -> list[Announcement]:
+        """The trick in progress is dropped (``_abandon``)."""
         doubts = self._doubt_waiting()
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
         # the plays that waited behind the card never read were played all the same
         late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2, odds=_odds_of(e))
                 for e, c in self._waiting]
+        unread = self._unread_on_two_looks()
         self._dropped.append(self._cards_short())
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
                                         | {str(c) for _, c in self._waiting}))
         self._waiting = []
         self._unconfirmed = {}
         self._trick_over()
-        said = doubts + self._settle(self.referee.abandon_trick(pending, late))
+        said = doubts + self._settle(self.referee.abandon_trick(pending, late, unread))
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
                 if not isinstance(a, GameIncomplete):
                     said = said + [self.match.record(a)]
         return said
+
+    def _unread_on_two_looks(self) -> list[tuple[Seat, tuple[tuple[str, float], ...]]]:
+        """The cards never read of the trick being dropped, of seats none of whose cards was
+        read in it, with the last of the classifier's odds of them that rested on two fresh
+        looks or more (no other card seen there since): what ``Referee.abandon_trick`` may
+        learn a failure to follow from. (A play read but awaiting a second look is left out:
+        it was seen once.)"""
+        seen = {p.seat for p in self.referee.plays} | {e.seat for e, _ in self._not_taken()}
+        out = []
+        for seat, (since, odds) in self._gap_looked.items():
+            if odds is not None and seat not in seen and self._gap_odds.get(seat) is not None \
+                    and self._gap_odds[seat][0] == since and self._gap_odds[seat][1] is not None:
+                out.append((seat, odds))
+        return out
 
     def _doubt_waiting(self) -> list[Announcement]:
         """Plays of the trick being dropped that waited (behind a card never read) and are

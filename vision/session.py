@@ -164,8 +164,10 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
                      for k, (since, part) in record.get("parts", {}).items()}
             odds = {Seat(int(k)): (int(since), tuple((str(c), float(p)) for c, p in odd))
                     for k, (since, odd) in record.get("odds", {}).items()}
+            looks = {Seat(int(k)): (int(since), int(n))
+                     for k, (since, n) in record.get("looks", {}).items()}
             said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
-                                   unread, empty, parts, odds)
+                                   unread, empty, parts, odds, looks)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {n}: {error}") from None
         said_all += said
@@ -239,25 +241,25 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     return result
 
 
-def _unread_reads(tracker: Tracker) -> tuple[dict, dict]:
-    """What was read of the cards not read surely: ``Tracker.unread_parts`` and
-    ``Tracker.unread_odds``."""
-    return tracker.unread_parts(), tracker.unread_odds()
+def _unread_reads(tracker: Tracker) -> tuple[dict, dict, dict]:
+    """What was read of the cards not read surely: ``Tracker.unread_parts``,
+    ``Tracker.unread_odds`` and ``Tracker.unread_looks``."""
+    return tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks()
 
 
-def _referee(events: list[TrackEvent], reads: tuple[dict, dict], empty: frozenset,
+def _referee(events: list[TrackEvent], reads: tuple[dict, dict, dict], empty: frozenset,
              frame: Frame, tracker: Tracker, gate: ChangeGate, table: TableReferee,
              log: EventLog | None, result: SessionResult) -> list[Said]:
     """Give one frame's tracker events (and ``reads``: what was read of the cards not read
     surely, ``_unread_reads``; ``empty``, the zones that
     look empty, ``ChangeGate.empty_zones``) to the referee, log them and what it says, and add
     both to ``result``."""
-    parts, odds = reads
+    parts, odds, looks = reads
     # a zone where the detector found nothing though something lies there is as unread as
     # one whose card was read unsurely: a play after it is not out of turn
     holding, unread = tracker.holding(), tracker.unread() | gate.missed_zones()
     said_now = table.on_events(events, frame.index, frame.time_s, holding, unread, empty,
-                               parts, odds)
+                               parts, odds, looks)
     if log is not None:
         log.write({"record": "track", "frame": frame.index, "time": round(frame.time_s, 3),
                    "events": [track_event_to_dict(e) for e in events],
@@ -266,7 +268,8 @@ def _referee(events: list[TrackEvent], reads: tuple[dict, dict], empty: frozense
                    "empty": sorted(s.number for s in empty),
                    "parts": {str(s.number): list(v) for s, v in parts.items()},
                    "odds": {str(s.number): [since, [list(o) for o in odd]]
-                            for s, (since, odd) in odds.items()}})
+                            for s, (since, odd) in odds.items()},
+                   "looks": {str(s.number): list(v) for s, v in looks.items()}})
     for said in said_now:
         _log_said(log, said)
     result.landings += [e for e in events if isinstance(e, CardLanded)]

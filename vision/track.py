@@ -153,6 +153,15 @@ class ZoneTracker:
         odds = _mean_odds(self.unread_seen)
         return (self.unread_from, odds) if odds else None
 
+    @property
+    def unread_looks(self) -> tuple[int, int] | None:
+        """On how many fresh looks ``unread_odds`` rest (a reading kept over still frames is
+        no new look), with the frame the card was first seen; None as for ``unread_odds``."""
+        if not self.unread or self.unread_from is None:
+            return None
+        looks = len({id(s) for s in self.unread_seen if s.fresh and s.odds})
+        return (self.unread_from, looks) if looks else None
+
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
         """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
         read card before, or when what lies there is far from where the unread card was."""
@@ -345,6 +354,12 @@ class Tracker:
         seen there, and the classifier's odds of it (``ZoneTracker.unread_odds``)."""
         found = {seat: z.unread_odds for seat, z in self.zones.items()}
         return {seat: odds for seat, odds in found.items() if odds is not None}
+
+    def unread_looks(self) -> dict[Seat, tuple[int, int]]:
+        """Zones where a card lies unread that was read whole: the frame the card was first
+        seen there, and on how many fresh looks its odds rest (``ZoneTracker.unread_looks``)."""
+        found = {seat: z.unread_looks for seat, z in self.zones.items()}
+        return {seat: looks for seat, looks in found.items() if looks is not None}
 
 
 def _mean_odds(seen: Iterable[_Seen]) -> tuple[tuple[str, float], ...]:

@@ -90,6 +90,17 @@ def _fact(announcement: dict[str, Any]) -> tuple:
     return tuple(announcement.get(k) for k in ("kind", "round", "seat", "card", "lead_suit", "points"))
 
 
+def _says(said: dict[str, Any], truth: dict[str, Any]) -> bool:
+    """Whether an announcement made (``Announcement.to_dict``) says what the truth log's
+    announcement does: the same words; or, for a revoke whose off-suit card was never read
+    (``card`` None), the same seat, round and lead suit."""
+    if said["kind"] != truth["kind"]:
+        return False
+    if said["kind"] == "revoke" and "card" in said and said["card"] is None:
+        return all(said.get(k) == truth.get(k) for k in ("seat", "round", "lead_suit"))
+    return said["message"] == truth["message"]
+
+
 def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
                        taken: list[CardLanded]) -> Comparison:
     """``taken``: the landings the referee took as plays, in order."""
@@ -125,18 +136,19 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     result.tricks_right = sum(1 for n, a in expected_wins.items() if n in said_wins
                               and said_wins[n]["seat"] == a["seat"]
                               and said_wins[n]["points"] == a["points"])
-    expected = [(r["kind"], r["message"]) for r in truth if r.get("event") == "announce"]
-    got = [(s.announcement.kind, s.announcement.message) for s in said]
+    expected = [r for r in truth if r.get("event") == "announce"]
+    got = [s.announcement.to_dict() for s in said]
     result.announcements_expected = len(expected)
-    result.accusations_expected = sum(1 for kind, _ in expected if kind in ACCUSATIONS)
+    result.accusations_expected = sum(1 for r in expected if r["kind"] in ACCUSATIONS)
     remaining = list(got)
     for item in expected:
-        if item in remaining:
-            remaining.remove(item)
+        match = next((a for a in remaining if _says(a, item)), None)
+        if match is not None:
+            remaining.remove(match)
             result.announcements_matched += 1
-            result.accusations_made += item[0] in ACCUSATIONS
+            result.accusations_made += item["kind"] in ACCUSATIONS
         else:
-            result.problems.append(f"not announced: {item[1].splitlines()[0]}")
+            result.problems.append(f"not announced: {item['message'].splitlines()[0]}")
     # a trump, cut or trick won must be true in what it says of the play (a running score
     # may differ from the truth's after a trick that could not be scored)
     true_facts = [_fact(r) for r in truth if r.get("event") == "announce"
@@ -157,11 +169,11 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
             later = " (taken back later)" if fact.get("round") in withdrawn \
                 and fact["kind"] == "trick_won" else ""
             result.problems.append(f"said wrongly{later}: {item.announcement.message}")
-    expected_accusations = {m for k, m in expected if k in ACCUSATIONS}
-    for kind, message in got:
-        if kind in ACCUSATIONS and message not in expected_accusations:
+    for announcement in got:
+        if announcement["kind"] in ACCUSATIONS and not any(
+                _says(announcement, r) for r in expected if r["kind"] in ACCUSATIONS):
             result.false_accusations += 1
-            result.problems.append(f"false accusation: {message}")
+            result.problems.append(f"false accusation: {announcement['message']}")
     verdict = next((r for r in truth if r.get("event") == "verdict"), None)
     if verdict is not None:
         result.verdict_expected = [line for line in verdict.get("lines", [])

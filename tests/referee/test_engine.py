@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from referee import (
@@ -586,3 +588,95 @@ def test_a_dropped_round_is_scored_once_its_unread_card_is_the_only_one_left():
         referee.restore_trick(1, plays)  # no longer dropped
     with pytest.raises(RefereeStateError):
         referee.restore_trick(2, plays)  # the round in play
+
+
+def _seat_2_unread_in_a_hearts_trick(odds: dict[str, float], *, lead_known: bool = True
+                                     ) -> Referee:
+    """Round 1 led by seat 1 with the AH (or, not ``lead_known``, after a dropped round, so
+    that who led is a guess); seat 2's card is never read, only with ``odds`` on two looks, and
+    the trick is dropped. Round 2 is led by seat 3, its card coming down alone."""
+    referee = start(min_confidence=0.9, accuse_confidence=0.98)
+    if not lead_known:
+        referee.abandon_trick()
+    referee.feed(play(1, "AH"))
+    said = referee.abandon_trick(("3:5H", "4:2H"), [play(3, "5H"), play(4, "2H")],
+                                 [(Seat(2), tuple(odds.items()))])
+    assert [a.kind for a in said] == ["trick_missed"]
+    for seat, card in [(3, "4C"), (4, "5C"), (1, "6C")]:
+        referee.feed(CardPlayed(Seat(seat), Card.parse(card), alone=seat == 3))
+    return referee
+
+
+def test_a_card_never_read_but_surely_off_the_lead_s_suit_is_a_failure_to_follow():
+    """Seat 2's card in round 1, read 2C 0.83 / 2S 0.17 (a black two), never surely one
+    card: surely no heart all the same. Its hearts in round 2 prove the revoke."""
+    referee = _seat_2_unread_in_a_hearts_trick({"2C": 0.83, "2S": 0.1699})
+    said = referee.feed(play(2, "3H"))  # (which also ends round 2)
+    assert [type(a) for a in said] == [RevokeProven, TrickWon]
+    revoke = said[0]
+    assert (revoke.seat, revoke.card, revoke.round, revoke.lead_suit, str(revoke.proof)) == (
+        Seat(2), None, 1, Suit.parse("H"), "3H")
+    assert revoke.message == ("Player 2 played an illegal card in round 1 with respect to lead "
+                              "suit Hearts (the card was not read, but surely no heart)")
+    assert referee.final_score() == (120, 0)
+
+
+@pytest.mark.parametrize("odds, lead_known", [
+    ({"2C": 0.8, "6H": 0.2}, True),  # it may be a heart
+    ({"2C": 0.83, "2S": 0.13}, True),  # 4 % the odds do not name: it may be a heart
+    ({"2C": 0.83, "2S": 0.1699}, False),  # who led round 1 was a guess
+])
+def test_a_card_never_read_proves_no_failure_where_it_may_have_followed(odds, lead_known):
+    referee = _seat_2_unread_in_a_hearts_trick(odds, lead_known=lead_known)
+    said = referee.feed(play(2, "3H"))
+    assert not any(isinstance(a, RevokeProven) for a in said) and referee.cheat is None
+
+
+def test_a_card_never_read_is_off_suit_once_the_lead_s_suit_cards_it_may_be_are_played():
+    """Read 2C 0.9 / 6H 0.1, seat 2's card may be the 6H; read 2C 0.9 / 2H 0.1, it is off
+    suit, since seat 4's 2H in the same trick was read surely."""
+    referee = _seat_2_unread_in_a_hearts_trick({"2C": 0.9, "6H": 0.0999})
+    assert not any(isinstance(a, RevokeProven) for a in referee.feed(play(2, "3H")))
+    referee = _seat_2_unread_in_a_hearts_trick({"2C": 0.9, "2H": 0.0999})
+    assert RevokeProven in [type(a) for a in referee.feed(play(2, "3H"))]
+
+
+def test_a_revoke_rests_on_the_suit_of_the_card_that_proves_it():
+    """Seat 2 failed hearts, read surely. Its later card read 3H 0.95 / 2H 0.04 (surely a
+    heart, not surely the three) proves the revoke; read 3H 0.95 / 3D 0.04, it does not, and
+    is asked for again."""
+    def failed() -> Referee:
+        referee = start(min_confidence=0.9, accuse_confidence=0.98)
+        for seat, card in [(1, "AH"), (2, "2C"), (3, "5H"), (4, "2H")]:
+            referee.feed(play(seat, card))
+        referee.feed(play(1, "4C"))  # seat 1 won with the AH
+        return referee
+
+    said = failed().feed(read_as(2, "3H", 0.95, {"3H": 0.95, "2H": 0.04}))
+    assert [type(a) for a in said] == [RevokeProven] and said[0].card == Card.parse("2C")
+    said = failed().feed(read_as(2, "3H", 0.95, {"3H": 0.95, "3D": 0.04}))
+    assert [type(a) for a in said] == [CardUnclear]
+
+
+def test_a_play_swept_before_it_could_prove_its_cheat_is_taken_and_proves_nothing():
+    """Seat 2's 3H, read 0.95 (3D 0.04), would prove its revoke of round 1 but is not sure
+    enough: asked for again. Swept before a surer look, it is taken as ``unproven``: the
+    trick is scored, nobody accused; the failure stays open, and its KH read surely in
+    round 3 proves the revoke. A card read as one already played is never taken so."""
+    referee = start(min_confidence=0.9, accuse_confidence=0.98)
+    for seat, card in [(1, "AH"), (2, "2C"), (3, "5H"), (4, "2H")]:
+        referee.feed(play(seat, card))
+    referee.feed(play(1, "4C"))
+    unsure = read_as(2, "3H", 0.95, {"3H": 0.95, "3D": 0.04})
+    assert [type(a) for a in referee.feed(unsure)] == [CardUnclear]
+    said = referee.feed(replace(unsure, unproven=True))
+    assert said == [] and referee.cheat is None
+    for seat, card in [(3, "5C"), (4, "6C")]:
+        said += referee.feed(play(seat, card))
+    assert [a.kind for a in said] == ["trick_won"] and said[0].seat == Seat(4)
+    referee.feed(play(4, "7C"))
+    referee.feed(play(1, "QC"))
+    said = referee.feed(play(2, "KH"))
+    assert [type(a) for a in said] == [RevokeProven] and said[0].round == 1
+    again = replace(read_as(3, "2C", 0.95, {"2C": 0.95}), unproven=True)
+    assert [type(a) for a in referee.feed(again)] == [CardUnclear]  # seat 2 played it

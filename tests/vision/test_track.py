@@ -140,7 +140,8 @@ def referee_over(script, trump=None, empties: bool = False):
         said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
                                                          tracker.unread(), empty,
                                                          tracker.unread_parts(),
-                                                         tracker.unread_odds())]
+                                                         tracker.unread_odds(),
+                                                         tracker.unread_looks())]
     return table, said
 
 
@@ -575,6 +576,25 @@ def test_an_unread_card_s_odds_are_its_fresh_looks_averaged():
     assert tracker.unread_odds() == {}
 
 
+def test_an_unread_card_s_looks_are_its_fresh_reads_with_odds():
+    tracker = Tracker()
+    first = frame_of({3: ("2C", 0.8, True, (0, 0), None, (("2C", 0.8), ("2S", 0.2)))})
+    tracker.update(first, 0)
+    for n in range(1, 3):
+        tracker.update(first, n, fresh=())  # the same reading kept: no new look
+    assert tracker.unread_looks() == {Seat(3): (0, 1)}
+    tracker.update(frame_of({3: ("2C", 0.8, True, (0, 0), None, (("2C", 0.8),))}), 3)
+    assert tracker.unread_looks() == {Seat(3): (0, 2)}
+    tracker.update(frame_of({3: ("2C", 0.8, True)}), 4)  # read, but no odds given
+    assert tracker.unread_looks() == {Seat(3): (0, 2)}
+    for n in range(5, 8):  # (looks older than the tracker's window are forgotten)
+        tracker.update(first, n, fresh=())
+    assert tracker.unread_looks() == {Seat(3): (0, 1)}
+    tracker = Tracker()
+    tracker.update(frame_of({3: (None, 0.0, False)}), 0)  # never seen whole
+    assert tracker.unread_looks() == {}
+
+
 def test_a_suit_read_wrongly_leaves_no_way_and_no_verdict():
     script = _game1_tricks({(4, "4H"), (4, "7S")}, suits={(4, "7S")})
     # the 7S's suit read as diamonds: no card missing is a diamond, so nothing fits
@@ -933,3 +953,69 @@ def test_a_dropped_trick_is_scored_once_its_unread_card_is_known_by_elimination(
                 for cards in script]
     table, said = referee_over(doubtful, empties=True)
     assert "card_known" not in [a.kind for a in said] and table.referee.missed == [1]
+
+
+def _seat_2_unread_in_a_hearts_trick() -> list[dict[int, tuple]]:
+    """Round 1 led by seat 1 (AH); seat 2's 2C, read 2C 0.83 / 2S 0.17, is never read surely:
+    the trick is dropped. Seat 3 leads round 2 with nothing else on the table; seat 2 shows a
+    heart."""
+    tricks = [[(1, "AH"), (2, "2C"), (3, "5H"), (4, "2H")],
+              [(3, "4C"), (4, "5C"), (1, "6C"), (2, "3H")]]
+    unsure = ("2C", 0.6, True, (0, 0), None, (("2C", 0.83), ("2S", 0.1699)))
+    return [{s: (unsure if e[0] == "2C" else e) for s, e in cards.items()}
+            for cards in play_script(2, "7D", tricks)]
+
+
+def referee_looking(script: list[dict[int, tuple]], seat: int, looks: int):
+    """As ``referee_over`` (zones without a card known to be empty), but the card ``seat``'s
+    zone shows unread is read afresh on its first ``looks`` frames only: on the others its
+    reading is kept (as the change gate keeps a still card's)."""
+    tracker = Tracker()
+    table = TableReferee(RulesConfig())
+    said: list = []
+    seen = 0
+    for n, cards in enumerate(script):
+        entry = cards.get(seat)
+        unread = entry is not None and entry[0] is not None and entry[1] < 0.9
+        seen += unread
+        kept = unread and seen > looks
+        fresh = [Seat(k) for k in (1, 2, 3, 4) if not (kept and k == seat)]
+        events = tracker.update(frame_of(cards), n, fresh=fresh)
+        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards)
+        said += [s.announcement for s in table.on_events(
+            events, n, n / 30, tracker.holding(), tracker.unread(), empty,
+            tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())]
+    return table, said
+
+
+def test_a_card_never_read_but_surely_off_suit_on_two_looks_proves_a_revoke():
+    """Seat 2's black two, never read as one card, surely did not follow the hearts led: on
+    two looks that is a failure to follow, and its heart in round 2 proves the revoke. On
+    one look it is no evidence."""
+    _, said = referee_looking(_seat_2_unread_in_a_hearts_trick(), 2, looks=2)
+    kinds = [a.kind for a in said]
+    assert "trick_missed" in kinds and "revoke" in kinds, kinds
+    revoke = said[kinds.index("revoke")]
+    assert (revoke.seat, revoke.card, revoke.round) == (Seat(2), None, 1)
+    _, said = referee_looking(_seat_2_unread_in_a_hearts_trick(), 2, looks=1)
+    assert "revoke" not in [a.kind for a in said]
+
+
+def test_a_play_that_would_prove_a_revoke_unsurely_is_taken_as_its_trick_is_swept():
+    """Seat 2 fails hearts in round 1, read surely. Its 3H in round 2, read 0.95 (3D 0.04),
+    would prove the revoke but is not sure enough: it is asked for again, and when the trick
+    is swept without a surer look it is taken as read, proving nothing: round 2 is scored.
+    Its KH read surely in round 3 proves the revoke."""
+    unsure = ("3H", 0.95, True, (0, 0), None, (("3H", 0.95), ("3D", 0.04)))
+    tricks = [[(1, "AH"), (2, "2C"), (3, "5H"), (4, "2H")],
+              [(1, "4C"), (2, "3H"), (3, "5C"), (4, "6C")],
+              [(4, "7C"), (1, "QC"), (2, "KH"), (3, "JC")]]
+    script = [{s: (unsure if e[0] == "3H" else e) for s, e in cards.items()}
+              for cards in play_script(2, "7D", tricks)]
+    _, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert "trick_missed" not in kinds, kinds
+    assert [a.round for a in said if a.kind == "trick_won"] == [1, 2, 3], kinds
+    assert kinds.index("card_unclear") < kinds.index("trick_won", 2)
+    revoke = said[kinds.index("revoke")]
+    assert (revoke.round, str(revoke.card), str(revoke.proof)) == (1, "2C", "KH")

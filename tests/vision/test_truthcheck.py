@@ -61,6 +61,27 @@ def test_cheating_announced_word_for_word_counts_and_any_other_is_a_false_accusa
     assert any("cheating announced 1/1" in line for line in both.lines())
 
 
+def test_a_revoke_whose_card_was_never_read_counts_by_seat_round_and_lead_suit():
+    from referee import Card, RevokeProven, Suit
+    from vision.game import Said
+
+    truth = {"event": "announce", "kind": "revoke", "seat": 3, "card": "2C", "round": 3,
+             "lead_suit": "D", "proof": "3D", "proof_round": 5,
+             "message": "Player 3 played illegal card 2C in round 3 with respect to lead suit "
+                        "Diamonds"}
+    taken = [landing(n) for n in range(len(PLAYS))]
+
+    def said(seat: int, round_: int, suit: str, card: str | None = None) -> list[Said]:
+        return [Said(40, 1.3, RevokeProven(Seat(seat), card and Card.parse(card), round_,
+                                           Suit.parse(suit), Card.parse("3D"), 5))]
+
+    right = compare_with_truth(truth_log() + [truth], said(3, 3, "D"), taken)
+    assert (right.accusations_made, right.false_accusations) == (1, 0), right.problems
+    for wrong in (said(1, 3, "D"), said(3, 2, "D"), said(3, 3, "H"), said(3, 3, "D", "2S")):
+        comparison = compare_with_truth(truth_log() + [truth], wrong, taken)
+        assert (comparison.accusations_made, comparison.false_accusations) == (0, 1)
+
+
 def test_a_card_called_out_of_turn_in_a_game_played_in_turn_is_a_false_accusation():
     taken = [landing(n) for n in range(len(PLAYS))]
     said = [_said("out_of_turn", "Player 4 played 2H out of turn in round 1")]
