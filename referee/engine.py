@@ -29,6 +29,7 @@ it was.
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -419,7 +420,8 @@ class Referee:
                       unread: Sequence[tuple[Seat, Sequence[tuple[str, float]]]] = (),
                       ) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the
-        camera never read surely): drop it unscored, and let whoever plays next lead.
+        camera never read surely): drop it unscored, and let whoever plays next lead (or its
+        winner, where that is known all the same: ``_sure_winner``).
         ``also_seen``: plays read but not yet taken, for the announcement. ``late``: those
         of them that waited only for an earlier seat's card, never read (see
         ``_take_late``). ``unread``: the cards never read of seats that played none that
@@ -432,10 +434,53 @@ class Referee:
             said += self._take_late(event)
         for seat, odds in unread:
             self._failed_unread(seat, tuple(odds))
+        winner = self._sure_winner(late, unread)
         said.append(TrickMissed(self.round, tuple(
             f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen))
         self.missed.append(self.round)
-        return said + self._next_round(None)
+        return said + self._next_round(winner)
+
+    def _sure_winner(self, late: Sequence[CardPlayed],
+                     unread: Sequence[tuple[Seat, Sequence[tuple[str, float]]]]) -> Seat | None:
+        """Who won the trick being dropped, where that is known though its cards are not all
+        read: who led it is known, every seat's card is a play taken (``late`` ones too) or a
+        card never read whose odds (``unread``, on two looks) name cards not yet played
+        surely that hold ``accuse_confidence`` of them, and every way of giving those cards
+        to those seats (no card twice) makes the same seat win. Then that seat leads next, as
+        after any trick; else None (whoever plays next leads, a guess)."""
+        if not self.plays or not self._lead_known or self._lead_doubted:
+            return None
+        trump = self.trump_suit
+        assert trump is not None
+        known = {p.seat: p.card for p in self.plays}
+        for event in late:
+            first = self._played.get(event.card)
+            if event.seat not in known and first is not None and first[0] == self.round:
+                known[event.seat] = event.card  # taken (``_take_late``)
+        played = {c for c, (_, sureness) in self._played.items()
+                  if sureness >= self.accuse_confidence}
+        options: dict[Seat, list[Card]] = {}
+        for seat, odds in unread:
+            if seat in known:
+                continue
+            cards = [card for card, _ in _named(odds)
+                     if card.is_sueca and card not in played and card not in known.values()]
+            if not cards or self._share(odds, lambda card: card in cards) \
+                    < self.accuse_confidence:
+                return None
+            options[seat] = cards
+        order = self.order.seats_from(self.plays[0].seat)
+        if set(known) | set(options) != set(order):
+            return None
+        winners = set()
+        for filled in itertools.product(*options.values()):
+            if len(set(filled)) < len(filled):
+                continue  # a card is played once
+            cards = {**known, **dict(zip(options, filled))}
+            winners.add(Trick(tuple(Play(seat, cards[seat]) for seat in order)).winner(trump))
+            if len(winners) > 1:
+                return None
+        return winners.pop() if winners else None
 
     def _take_late(self, event: CardPlayed) -> list[Announcement]:
         """A play of a trick being dropped that came down after a card never read, so it was

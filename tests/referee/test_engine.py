@@ -594,7 +594,8 @@ def _seat_2_unread_in_a_hearts_trick(odds: dict[str, float], *, lead_known: bool
                                      ) -> Referee:
     """Round 1 led by seat 1 with the AH (or, not ``lead_known``, after a dropped round, so
     that who led is a guess); seat 2's card is never read, only with ``odds`` on two looks, and
-    the trick is dropped. Round 2 is led by seat 3, its card coming down alone."""
+    the trick is dropped. Seat 1 leads round 2 (its card coming down alone, so that it is
+    known to lead whether or not its AH is known to have won round 1)."""
     referee = start(min_confidence=0.9, accuse_confidence=0.98)
     if not lead_known:
         referee.abandon_trick()
@@ -602,8 +603,7 @@ def _seat_2_unread_in_a_hearts_trick(odds: dict[str, float], *, lead_known: bool
     said = referee.abandon_trick(("3:5H", "4:2H"), [play(3, "5H"), play(4, "2H")],
                                  [(Seat(2), tuple(odds.items()))])
     assert [a.kind for a in said] == ["trick_missed"]
-    for seat, card in [(3, "4C"), (4, "5C"), (1, "6C")]:
-        referee.feed(CardPlayed(Seat(seat), Card.parse(card), alone=seat == 3))
+    referee.feed(CardPlayed(Seat(1), Card.parse("4C"), alone=True))
     return referee
 
 
@@ -611,8 +611,8 @@ def test_a_card_never_read_but_surely_off_the_lead_s_suit_is_a_failure_to_follow
     """Seat 2's card in round 1, read 2C 0.83 / 2S 0.17 (a black two), never surely one
     card: surely no heart all the same. Its hearts in round 2 prove the revoke."""
     referee = _seat_2_unread_in_a_hearts_trick({"2C": 0.83, "2S": 0.1699})
-    said = referee.feed(play(2, "3H"))  # (which also ends round 2)
-    assert [type(a) for a in said] == [RevokeProven, TrickWon]
+    said = referee.feed(play(2, "3H"))
+    assert [type(a) for a in said] == [RevokeProven]
     revoke = said[0]
     assert (revoke.seat, revoke.card, revoke.round, revoke.lead_suit, str(revoke.proof)) == (
         Seat(2), None, 1, Suit.parse("H"), "3H")
@@ -680,3 +680,33 @@ def test_a_play_swept_before_it_could_prove_its_cheat_is_taken_and_proves_nothin
     assert [type(a) for a in said] == [RevokeProven] and said[0].round == 1
     again = replace(read_as(3, "2C", 0.95, {"2C": 0.95}), unproven=True)
     assert [type(a) for a in referee.feed(again)] == [CardUnclear]  # seat 2 played it
+
+
+@pytest.mark.parametrize("odds, leader", [
+    ({"2C": 0.83, "2S": 0.1699}, Seat(1)),  # no heart or trump: seat 1's AH wins
+    ({"3H": 0.7, "KH": 0.2999}, Seat(1)),  # a heart, but none beats the ace
+    ({"2C": 0.6, "2D": 0.3999}, None),  # the 2D would cut (diamonds are trumps)
+    ({"2C": 0.83, "2S": 0.13}, None),  # 4 % the odds do not name: it may be a trump
+])
+def test_a_dropped_trick_s_winner_leads_next_where_every_card_it_may_hold_gives_the_same(
+        odds, leader):
+    """Seat 2's card is never read; who won round 1 is known where every card its odds (on
+    two looks) leave makes the same seat win, and that seat then leads round 2, as after any
+    trick: a seat playing first out of turn is called, and a failure to follow is evidence."""
+    referee = start(min_confidence=0.9, accuse_confidence=0.98)
+    referee.feed(play(1, "AH"))
+    referee.abandon_trick(("3:5H", "4:2H"), [play(3, "5H"), play(4, "2H")],
+                          [(Seat(2), tuple(odds.items()))])
+    assert referee.round == 2 and referee.to_play == leader
+    said = referee.feed(play(3, "4C"))
+    assert [a.kind for a in said] == (["out_of_turn"] if leader else [])
+
+
+def test_a_dropped_trick_s_winner_is_not_known_from_cards_seen_once_or_a_guessed_lead():
+    referee = start(min_confidence=0.9, accuse_confidence=0.98)
+    referee.feed(play(1, "AH"))
+    referee.abandon_trick(("3:5H", "4:2H"), [play(3, "5H"), play(4, "2H")])  # no odds
+    assert referee.to_play is None
+    referee.feed(play(1, "7H", 1.0))  # seat 1 leads round 2 (a guess: not alone)
+    referee.abandon_trick((), [play(2, "6H"), play(3, "5S"), play(4, "6S")])
+    assert referee.to_play is None  # the 7H would win, but who led round 2 was a guess
