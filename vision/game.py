@@ -37,13 +37,12 @@ from __future__ import annotations
 
 import copy
 import enum
-import heapq
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -72,21 +71,25 @@ from referee.match import Match, MatchScored
 from referee.seats import Pair, Seat, TableOrder
 from referee.tricks import Play
 
+from .announcements import (
+    CardDeduced,
+    CardKnown,
+    OutcomeSettled,
+    Said,
+    ScoreLikely,
+    ScoreSettled,
+    ShowAgain,
+    TrumpInDoubt,
+    TrumpNotRead,
+    TrumpOutcome,
+    TrumpSettled,
+    TrumpUndecided,
+)
 from .cardclasses import SUITS, part_fits
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
+from .ways import LIKELY, MOST_WAYS, Dropped, TooMany, distinct, heaviest
 
 
-# the most ways of putting the cards never read back in their places (each scored again)
-# that a deal's verdict may be worked out from: four cards of which nothing was read make 24,
-# twelve court cards whose suits alone were read 1,296
-MOST_WAYS = 2000
-# where the ways of putting the cards never read surely back differ in score, the share of the
-# odds (the classifier's readings of those cards, multiplied over the cards of each way) that
-# one score's ways must hold, all of them free of cheating, for that score to be the verdict
-LIKELY = 0.99
-# the share of a card's odds taken as knowing nothing of it: no reading rules a card out, so a
-# confident misreading cannot weigh more than about 400 to 1
-ODDS_FLOOR = 0.05
 # a trump card read unsurely is in doubt between the cards of its odds that hold at least
 # TRUMP_FLOOR of them each, TRUMP_COVER together (``TableReferee._trump_candidates``)
 TRUMP_FLOOR = 0.02
@@ -104,236 +107,10 @@ class Phase(enum.Enum):
     TRUMP_MISSED = "trump not read"
 
 
-@dataclass(frozen=True)
-class ShowAgain(Announcement):
-    """A card lies in a zone but cannot be read: nothing is recorded until it can."""
-
-    kind: ClassVar[str] = "card_unclear"
-    seat: Seat
-
-    @property
-    def message(self) -> str:
-        return f"Card unclear in seat {self.seat.number}: please show it again"
-
-
-@dataclass(frozen=True)
-class TrumpNotRead(Announcement):
-    """Play began before the trump card was read: the deal cannot be refereed."""
-
-    kind: ClassVar[str] = "trump_unclear"
-    dealer: Seat
-
-    @property
-    def message(self) -> str:
-        return (f"The trump was not read before play began (dealer: seat {self.dealer.number}): "
-                "this deal cannot be refereed; give the trump with --trump")
-
-
-@dataclass(frozen=True)
-class CardDeduced(Announcement):
-    """At the end of a deal: a card never read can only be ``card``, since every other card of
-    the deck was seen (and only this way of putting the unread cards back holds); the deal's
-    score and verdict follow."""
-
-    kind: ClassVar[str] = "card_deduced"
-    round: int
-    seat: Seat
-    card: str
-
-    @property
-    def message(self) -> str:
-        return (f"Round {self.round}: the card of seat {self.seat.number} was never read, but "
-                f"every other card was: it can only be {self.card}")
-
-
-@dataclass(frozen=True)
-class CardKnown(CardDeduced):
-    """During a deal: a card of a dropped trick, never read surely, can now only be ``card``:
-    every other card the classifier took it for has since been played and read surely
-    (``Referee.only_card_left``). Its round is scored now (a ``TrickWon`` follows)."""
-
-    kind: ClassVar[str] = "card_known"
-
-    @property
-    def message(self) -> str:
-        return (f"Round {self.round}: the card of seat {self.seat.number} was never read "
-                f"surely, but the other cards it looked like have been played since: it can "
-                f"only be {self.card}")
-
-
 def _odds_of(event: CardLanded) -> tuple[tuple[str, float], ...]:
     """A landing's odds as the rules engine takes them (``CardPlayed.odds``): pairs, though a
     log read back (``--resume``) gives lists."""
     return tuple((str(name), float(share)) for name, share in event.odds)
-
-
-def _in_rounds(rounds: tuple[int, ...]) -> str:
-    """"round 3" or "rounds 3, 6"."""
-    return f"round{'s' if len(rounds) > 1 else ''} {', '.join(str(r) for r in rounds)}"
-
-
-def _only_left(what: str, rounds: tuple[int, ...], cards: tuple[str, ...]) -> str:
-    """How the deck settles the cards never read: "The cards never read in rounds 3, 6 can
-    only be ..., since every other card was seen"."""
-    return (f"The cards {what} in {_in_rounds(rounds)} can only be {' '.join(cards)}, since "
-            f"every other card was seen")
-
-
-@dataclass(frozen=True)
-class ScoreSettled(Announcement):
-    """At the end of a deal: the cards never read (``cards``, in rounds ``rounds``) can only be
-    the ones not seen, and every way of putting them back that the play allows gives the same
-    score and no cheating (``ways`` of them): the deal's verdict follows, though which card
-    lay where is not known."""
-
-    kind: ClassVar[str] = "score_settled"
-    rounds: tuple[int, ...]
-    cards: tuple[str, ...]
-    ways: int
-
-    @property
-    def message(self) -> str:
-        return (f"{_only_left('never read', self.rounds, self.cards)}: whichever way they lay "
-                f"({self.ways} ways fit the play), the score is the same")
-
-
-@dataclass(frozen=True)
-class ScoreLikely(Announcement):
-    """At the end of a deal: the cards never read surely (``cards``, in rounds ``rounds``) can
-    only be the ones not seen, and the ways of putting them back differ in score (or are too
-    many to try); but weighed by how those cards were read (the classifier's odds of each,
-    multiplied over each way's cards) the ways that give one score, none showing cheating,
-    hold at least ``share`` of the weight, and that is at least ``LIKELY``: that score's
-    verdict follows. Where one way alone holds that much, which card lay where (``placed``:
-    round, seat, card)."""
-
-    kind: ClassVar[str] = "score_likely"
-    rounds: tuple[int, ...]
-    cards: tuple[str, ...]
-    share: float
-    placed: tuple[tuple[int, Seat, str], ...] = ()
-
-    @property
-    def message(self) -> str:
-        head = _only_left("never read surely", self.rounds, self.cards)
-        if self.placed:
-            where = ", ".join(f"{card} in round {r} (seat {seat.number})"
-                              for r, seat, card in self.placed)
-            return (f"{head}; as they were read, they lay as {where} "
-                    f"({100 * self.share:.1f} % of the odds)")
-        return (f"{head}; as they were read, the ways they may lie that give this score hold "
-                f"{100 * self.share:.1f} % of the odds")
-
-
-@dataclass(frozen=True, slots=True)
-class OutcomeSettled(GameOver):
-    """At the end of a deal: the cards never read surely (in rounds ``missed``) can only be
-    the ones not seen, and the ways of putting them back differ in score, but not in the
-    deal's result: the ways that give one winner (or the draw), taking the same number of
-    games for the match, none of them showing cheating, hold at least ``LIKELY`` of the
-    weight of all the ways the play allows (``share``: 1.0 where every way gives it, weighed
-    or not). That result is the verdict and counts for the match; the score is not known for
-    sure: ``score`` is the likeliest way's, ``scores`` each score those ways give, likeliest
-    first, and ``games`` what the deal is worth to the winner."""
-
-    kind: ClassVar[str] = "outcome_settled"
-    scores: tuple[tuple[int, int], ...] = ()
-    share: float = 1.0
-    games: int = 0
-    missed: tuple[int, ...] = ()
-
-    @property
-    def message(self) -> str:
-        shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
-            + (["others"] if len(self.scores) > 3 else [])
-        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
-        weight = ("every way the play allows" if self.share >= 1.0
-                  else f"{min(100 * self.share, 99.9):.1f} % of the odds")
-        return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
-                f"{_in_rounds(self.missed)} may lie; {self.either_way} ({weight})")
-
-    @property
-    def either_way(self) -> str:
-        """The result that holds whatever the score: "either way Pair A takes 1 game"."""
-        winner = self.outcome.winner
-        if winner is None:
-            return "either way it is a draw"
-        return f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
-
-
-@dataclass(frozen=True)
-class TrumpInDoubt(Announcement):
-    """Play began before the trump card was read surely, but it was read as one of a few
-    cards of different suits, or where no such few stand out, of some or all suits
-    (``cards``: cards such as ``7D``, or suits such as ``Diamonds``, likeliest first, with
-    the classifier's ``shares``): the deal is refereed under each, and what depends on the
-    trump is said once the play tells which it was (``TrumpSettled``)."""
-
-    kind: ClassVar[str] = "trump_in_doubt"
-    dealer: Seat
-    cards: tuple[str, ...]
-    shares: tuple[float, ...]
-
-    @property
-    def message(self) -> str:
-        read = " or ".join(f"{card} ({100 * share:.0f} %)"
-                           for card, share in zip(self.cards, self.shares))
-        return (f"The trump was not read surely (dealer: seat {self.dealer.number}): {read}. "
-                "What the trump decides is announced once the play tells which it is")
-
-
-@dataclass(frozen=True)
-class TrumpSettled(Announcement):
-    """The play told which of the cards in doubt (``TrumpInDoubt``) was the trump: ``card``,
-    not ``others`` (where suits were in doubt, ``card`` is a suit's name, ``Hearts``).
-    ``why``: what showed it (a card in doubt played surely by a seat that is not the
-    dealer's, who holds the trump; or a play that makes sense under no other trump: someone
-    would have played out of turn under it)."""
-
-    kind: ClassVar[str] = "trump_settled"
-    card: str
-    others: tuple[str, ...]
-    why: str
-
-    @property
-    def message(self) -> str:
-        return f"The trump is {self.card}, not {' or '.join(self.others)}: {self.why}"
-
-
-@dataclass(frozen=True)
-class TrumpUndecided(GameIncomplete):
-    """The deal ended with its trump still in doubt (``trumps``), and the cards in doubt give
-    different results (or one gives none, or the play makes sense under none): no
-    verdict."""
-
-    kind: ClassVar[str] = "trump_undecided"
-    trumps: tuple[str, ...] = ()
-
-    @property
-    def message(self) -> str:
-        return (f"Game over, but the trump was never read surely ({' or '.join(self.trumps)}) "
-                "and the play never told which it was: no verdict")
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpOutcome(OutcomeSettled):
-    """The deal ended with its trump still in doubt (``trumps``, likeliest first), but each
-    card in doubt gives the same result, none of them cheating: that is the verdict, and it
-    counts for the match; ``scores``: each one's score, in the same order where they differ."""
-
-    kind: ClassVar[str] = "outcome_settled"
-    trumps: tuple[str, ...] = ()
-
-    @property
-    def message(self) -> str:
-        if len(set(self.scores)) == 1:
-            score = f"{self.score[0]} | {self.score[1]}"
-            return (f"{self.outcome.verdict}\nScore: {score}, whether the trump was "
-                    f"{' or '.join(self.trumps)} (it was never read surely)")
-        listed = " or ".join(f"{a} | {b} if the trump was {trump}"
-                             for (a, b), trump in zip(self.scores, self.trumps))
-        return (f"{self.outcome.verdict}\nScore: {listed} (it was never read surely); "
-                f"{self.either_way}")
 
 
 @dataclass(eq=False)  # one is told from another by identity
@@ -352,138 +129,6 @@ class _Candidate:
 def _named(trump: Card | Suit) -> str:
     """A trump in doubt as announcements name it: a card (``7D``), or a suit (``Diamonds``)."""
     return str(trump) if isinstance(trump, Card) else trump.full_name
-
-
-@dataclass(frozen=True)
-class _Dropped:
-    """A trick swept away with cards never read: the orders its plays may have come in
-    (``None`` for a card never read; its seat follows from the order of play)."""
-
-    round: int
-    orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
-    # the suit or rank read surely of cards never read, by seat (``ZoneTracker.unread_part``)
-    parts: tuple[tuple[Seat, str], ...] = ()
-    # the classifier's odds of cards never read, by seat (``ZoneTracker.unread_odds``)
-    odds: tuple[tuple[Seat, tuple[tuple[str, float], ...]], ...] = ()
-
-    def fits(self, seat: Seat, card: Card) -> bool:
-        """Whether ``card`` may be the card of ``seat`` never read: of its suit or rank, if
-        either was read."""
-        return all(part_fits(part, str(card)) for s, part in self.parts if s == seat)
-
-    def likelihood(self, seat: Seat, card: Card) -> float:
-        """How well ``card`` fits what was read of the card of ``seat`` never read: the
-        classifier's probability of it, less ``ODDS_FLOOR`` of it shared out over the deck
-        (1 for every card where it was never read whole: that tells nothing)."""
-        for s, odds in self.odds:
-            if s == seat:
-                p = dict(odds).get(str(card), 0.0)
-                return (1 - ODDS_FLOOR) * p + ODDS_FLOOR / len(SUECA_DECK)
-        return 1.0
-
-
-class _TooMany(Exception):
-    """More ways to try than ``_settle`` will look through."""
-
-
-def _distinct(fits: list[list[Card]], budget: list[int],
-              taken: tuple[Card, ...] = ()) -> Iterator[tuple[Card, ...]]:
-    """Each way of picking one card from each list, no card twice (a generator). ``budget``
-    (one number, in a list so that all calls share it) counts down the picks tried, dead ends
-    included; ``_TooMany`` when it runs out."""
-    if len(taken) == len(fits):
-        yield taken
-        return
-    for card in fits[len(taken)]:
-        if card not in taken:
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise _TooMany
-            yield from _distinct(fits, budget, taken + (card,))
-
-
-def _heaviest(weights: list[np.ndarray], most: int
-              ) -> Iterator[tuple[float, tuple[int, ...], int, float]]:
-    """The ways of filling gaps with cards, no card twice, heaviest first (a generator):
-    ``weights[k]`` is a (gaps, cards) matrix, the weight of each card that may fill each gap
-    of the ``k``-th set of gaps (0: it may not), and a way weighs the product of its cards'
-    weights. Yields each way's weight, its cards (column indices, gap by gap), ``k``, and the
-    most that the ways not yet yielded can weigh together: the least of what the partial
-    ways still to follow can weigh (each gap's weights summed over the cards still free,
-    multiplied: more than they weigh, as it lets two gaps take the same card) and what all
-    the ways weigh (``_permanent``) less what those yielded weighed. Stops after ``most``
-    ways, or after looking at twenty times as many partial ways."""
-    heap: list[tuple[float, int, int, tuple[int, ...], float]] = []
-    tiebreak = itertools.count()
-    whole = sum(_permanent(matrix) for matrix in weights)
-    frontier = spent = 0.0
-    for k, matrix in enumerate(weights):
-        bound = float(np.prod(matrix.sum(axis=1)))
-        if bound > 0:
-            heapq.heappush(heap, (-bound, next(tiebreak), k, (), 1.0))
-            frontier += bound
-    ways = looked = 0
-    while heap and ways < most and looked < 20 * most:
-        bound, _, k, taken, weight = heapq.heappop(heap)
-        frontier += bound  # (the bound is kept negated)
-        looked += 1
-        matrix = weights[k]
-        depth = len(taken)
-        if depth == len(matrix):
-            ways += 1
-            spent += weight
-            yield weight, taken, k, max(min(frontier, whole - spent), 0.0)
-            continue
-        free = np.ones(matrix.shape[1])
-        free[list(taken)] = 0.0
-        options = np.flatnonzero(matrix[depth] * free)
-        rest = matrix[depth + 1:]
-        # each option's bound: its weight times the later gaps' sums over the cards left
-        bounds = weight * matrix[depth, options] * np.prod(
-            (rest @ free)[:, None] - rest[:, options], axis=0)
-        for card, child in zip(options, bounds):
-            if child > 0:
-                heapq.heappush(heap, (-float(child), next(tiebreak), k,
-                                      taken + (int(card),), weight * matrix[depth, card]))
-                frontier += float(child)
-
-
-# the most gaps whose ways ``_permanent`` weighs all together (2 ** n sums of n numbers)
-PERMANENT_GAPS = 16
-
-
-def _permanent(matrix: np.ndarray) -> float:
-    """What all the ways of filling gaps with cards, no card twice, weigh together
-    (``matrix``: the weight of each card in each gap, as for ``_heaviest``): the matrix's
-    permanent, by Ryser's formula over the subsets of the cards. Infinity (no bound) for
-    more than ``PERMANENT_GAPS`` gaps, or as many cards as gaps not (the deck leaves as
-    many cards as gaps)."""
-    gaps, cards = matrix.shape
-    if gaps == 0:
-        return 1.0
-    if gaps > PERMANENT_GAPS or cards != gaps:
-        return math.inf
-    scale = matrix.sum(axis=1, keepdims=True)
-    if not scale.all():
-        return 0.0  # a gap no card can fill
-    unit = matrix / scale  # rows summing to 1 keep the alternating sum's terms near its size
-    subsets = (np.arange(1, 2 ** cards)[:, None] >> np.arange(cards)) & 1
-    signs = (-1.0) ** (gaps - subsets.sum(axis=1))
-    total = float(signs @ np.prod(subsets @ unit.T, axis=1))
-    return max(total, 0.0) * float(np.prod(scale))
-
-
-@dataclass(frozen=True)
-class Said:
-    """An announcement with when it was made."""
-
-    frame: int
-    time_s: float
-    announcement: Announcement
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"frame": self.frame, "time": round(self.time_s, 3),
-                **self.announcement.to_dict()}
 
 
 @dataclass
@@ -520,7 +165,7 @@ class TableReferee:
         self._finished: list[frozenset[str]] = []
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
-        self._dropped: list[_Dropped | None] = []
+        self._dropped: list[Dropped | None] = []
         # the suits or ranks read of unread cards lying in the zones during the trick in
         # progress, by seat: (the frame the card was first seen, that part; None where two
         # cards seen there in turn differed); and the cards (seat, that frame) seen during
@@ -1003,11 +648,11 @@ class TableReferee:
         trick = next((a.trick for a in said if isinstance(a, TrickWithdrawn)), None)
         if trick is not None:  # a scored trick joins the dropped ones
             order = tuple((p.seat, None if p.card == card else p.card) for p in trick.plays)
-            self._dropped.append(_Dropped(round_, (order,), (), odds))
+            self._dropped.append(Dropped(round_, (order,), (), odds))
             return said
         for i, dropped in enumerate(self._dropped):
             if dropped is not None and dropped.round == round_:
-                self._dropped[i] = _Dropped(round_, tuple(
+                self._dropped[i] = Dropped(round_, tuple(
                     tuple((seat, None if c == card else c) for seat, c in order)
                     for order in dropped.orders), dropped.parts, dropped.odds + odds)
         if landing is None:
@@ -1149,8 +794,8 @@ class TableReferee:
             said += withdrawn
         return said
 
-    def _cards_short(self) -> _Dropped | None:
-        """The trick being dropped as a ``_Dropped``: its seats in the order of play from who
+    def _cards_short(self) -> Dropped | None:
+        """The trick being dropped as a ``Dropped``: its seats in the order of play from who
         led, the cards read in the order they came down, a gap for each seat never read.
         Where who led was a guess, each seat may have led that fits the order the cards read
         came down in (``orders``), and the deal's scoring again (``_settle``) tells them
@@ -1178,7 +823,7 @@ class TableReferee:
         odds = tuple((seat, odd) for seat, (_, odd) in self._gap_odds.items()
                      if odd is not None and seat not in seen and seat not in self._unconfirmed) \
             + tuple((seat, e.odds) for seat, (e, _) in self._unconfirmed.items() if e.odds)
-        return _Dropped(self.referee.round, tuple(orders), parts, odds)
+        return Dropped(self.referee.round, tuple(orders), parts, odds)
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
         """A deal that ends with some tricks dropped, every card of the deck seen but the ones
@@ -1211,10 +856,10 @@ class TableReferee:
                 fits = [[c for c in missing if d.fits(seat, c)]
                         for d, order in zip(dropped, orders) for seat, c in order if c is None]
                 tries += [(cards, orders) for cards in itertools.islice(
-                    _distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
+                    distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
                 if len(tries) > MOST_WAYS:
-                    raise _TooMany  # too many ways to tell apart
-        except _TooMany:  # too many to try, or to look through (most of them dead ends)
+                    raise TooMany  # too many ways to tell apart
+        except TooMany:  # too many to try, or to look through (most of them dead ends)
             likely = self._likely(dropped, missing, said)
             return said if likely is None else rest + likely
         ways = []
@@ -1263,18 +908,18 @@ class TableReferee:
         return OutcomeSettled(scores[0], Outcome.from_score(scores[0]), None, tuple(scores),
                               float(share), result[1], missed)
 
-    def _likely(self, dropped: list[_Dropped], missing: list[Card],
+    def _likely(self, dropped: list[Dropped], missing: list[Card],
                 said: list[Announcement]) -> list[Announcement] | None:
         """Where the ways of putting back the cards never read differ (in score, or some show
         cheating), or are too many to try all: weigh each way by how well its cards fit what
-        the classifier read of the cards in their places (``_Dropped.likelihood``, multiplied
+        the classifier read of the cards in their places (``Dropped.likelihood``, multiplied
         over them). If the ways of one score, none showing cheating, hold at least ``LIKELY``
         of the weight of all the ways the play allows, that score stands (``ScoreLikely``,
         then the verdict). Only where every one of those cards was read whole at least once:
         a card never seen leaves its ways as likely as each other, and counting ways is no
         evidence of how the cards were played.
 
-        The ways are tried heaviest first (``_heaviest``), at most ``MOST_WAYS`` of them; what
+        The ways are tried heaviest first (``heaviest``), at most ``MOST_WAYS`` of them; what
         the ways not tried could weigh, at most, counts against the score, so the search can
         stop as soon as the score is certain to hold its share.
 
@@ -1292,8 +937,8 @@ class TableReferee:
         held: dict[tuple, float] = {}
         overs: dict[tuple, GameOver] = {}
         results: dict[tuple, dict[tuple[int, int], float]] = {}  # result -> score -> weight
-        total, heaviest, left = 0.0, None, math.inf
-        for weight, picked, combo, untried in _heaviest(weights, MOST_WAYS):
+        total, first_way, left = 0.0, None, math.inf
+        for weight, picked, combo, untried in heaviest(weights, MOST_WAYS):
             left = untried
             cards = tuple(missing[i] for i in picked)
             over = self._score_again(dict(zip((d.round for d in dropped), combos[combo])),
@@ -1308,8 +953,8 @@ class TableReferee:
                 scores = results.setdefault(result, {})
                 scores[over.score] = scores.get(over.score, 0.0) + weight
             total += weight
-            if heaviest is None:
-                heaviest = (weight, cards, combo)  # the first tried is the heaviest
+            if first_way is None:
+                first_way = (weight, cards, combo)  # the first tried is the heaviest
             key, mass = max(held.items(), key=lambda item: item[1])
             if key[1] is None and mass >= LIKELY * (total + untried):
                 break
@@ -1321,8 +966,8 @@ class TableReferee:
                     ranked = sorted(scores, key=lambda score: -scores[score])
                     return [self._outcome(ranked, share, result, said)]
             return None
-        assert heaviest is not None
-        weight, cards, combo = heaviest
+        assert first_way is not None
+        weight, cards, combo = first_way
         placed = tuple((d.round, seat, str(card)) for (d, seat), card
                        in zip(gaps[combo], cards)) if weight >= LIKELY * (total + untried) \
             else ()

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM, CardDetections
-from .game import Said, TableReferee
+from .announcements import Said
+from .game import TableReferee
 from .motion import Action, ChangeGate
 from .sources import Frame
 from .table import Calibration, CalibrationKeeper

@@ -20,7 +20,8 @@ from referee.cards import Suit
 from referee.events import Cheat, Cut, GameOver
 
 from .detect import CardDetections
-from .game import Said, TableReferee
+from .announcements import Said
+from .game import TableReferee
 from .sources import Frame
 from .table import Calibration
 

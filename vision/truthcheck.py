@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from referee.cards import Card, Suit
 from referee.events import GameOver
 
-from .game import Said
+from .announcements import Said
 from .track import CardLanded
 
 if TYPE_CHECKING:

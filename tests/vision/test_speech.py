@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.events import GameOver, Outcome
-from vision.game import Said
+from vision.announcements import Said
 from vision.sinks import spoken
 
 
@@ -17,7 +17,7 @@ def test_the_verdict_in_portuguese_names_the_winning_pair_or_the_draw():
 
 
 def test_a_verdict_whose_score_is_not_sure_never_says_one_score_in_portuguese():
-    from vision.game import OutcomeSettled
+    from vision.announcements import OutcomeSettled
 
     settled = OutcomeSettled((62, 58), Outcome.PAIR_A, None, ((62, 58), (61, 59)), 0.995, 1,
                              (1, 6))
@@ -27,7 +27,7 @@ def test_a_verdict_whose_score_is_not_sure_never_says_one_score_in_portuguese():
 
 def test_a_trump_in_doubt_and_its_settling_are_spoken_in_portuguese():
     from referee.seats import Seat
-    from vision.game import TrumpInDoubt, TrumpOutcome, TrumpSettled
+    from vision.announcements import TrumpInDoubt, TrumpOutcome, TrumpSettled
 
     doubt = TrumpInDoubt(Seat(2), ("AC", "AS"), (0.7, 0.3))
     assert "AC (70 %) or AS (30 %)" in doubt.message

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 
@@ -11,7 +9,7 @@ from referee import Card
 from referee.config import RulesConfig
 from referee.seats import Seat
 from vision.detect import CardDetections
-from vision.game import Phase, TableReferee, _heaviest, _permanent
+from vision.game import Phase, TableReferee
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
                           ZoneUnclear)
 
@@ -541,22 +539,6 @@ def test_readings_never_make_a_verdict_of_cheating_nobody_proved():
     assert kinds[-1] == "game_incomplete"
 
 
-def test_ways_come_heaviest_first_and_what_is_left_is_bounded():
-    rng = np.random.default_rng(4)
-    for n in (1, 3, 5, 6):
-        matrix = rng.random((n, n)) * (rng.random((n, n)) < 0.75)
-        every = sorted((float(np.prod([matrix[g, c] for g, c in enumerate(p)])), p)
-                       for p in itertools.permutations(range(n)))
-        every = [(w, p) for w, p in every if w > 0][::-1]
-        assert _permanent(matrix) == pytest.approx(sum(w for w, _ in every))
-        ways = list(_heaviest([matrix], 10_000))
-        assert [w for w, *_ in ways] == pytest.approx([w for w, _ in every])
-        for i, (_, picked, k, untried) in enumerate(ways):
-            assert k == 0 and len(set(picked)) == n
-            assert untried >= sum(w for w, *_ in ways[i + 1:]) - 1e-12
-    assert len(list(_heaviest([rng.random((4, 4))], 5))) == 5  # no more than asked for
-
-
 def test_an_unread_card_s_odds_are_its_fresh_looks_averaged():
     tracker = Tracker()
     first = frame_of({3: ("JD", 0.6, True, (0, 0), None, (("JD", 0.6), ("QD", 0.3)))})
@@ -651,20 +633,6 @@ def test_a_card_read_as_one_already_played_but_not_surely_makes_nobody_out_of_tu
     kinds = [a.kind for a in said]
     assert "out_of_turn" not in kinds and "card_already_played" not in kinds, kinds
     assert kinds[-2:] == ["card_unclear", "trick_missed"], kinds
-
-
-def test_the_ways_to_try_are_counted_dead_ends_included():
-    from vision.game import MOST_WAYS, _distinct, _TooMany
-
-    courts = {suit: [Card.parse(r + suit) for r in "JQK"] for suit in "CDHS"}
-    # twelve court cards never read, each one's suit read: 3! ways a suit, 1,296 in all
-    fits = [courts[suit] for suit in "CDHS" for _ in range(3)]
-    assert sum(1 for _ in _distinct(fits, [20 * MOST_WAYS])) == 6 ** 4
-    # eleven cards of unknown suit and one whose suit no card missing has: nothing fits, and
-    # finding that out would take 12! tries; the budget stops it
-    anything = [c for cards in courts.values() for c in cards]
-    with pytest.raises(_TooMany):
-        list(_distinct([anything] * 11 + [[]], [20 * MOST_WAYS]))
 
 
 def test_a_card_left_unread_from_the_last_deal_is_no_trump_of_the_next():

@@ -43,7 +43,7 @@ def test_a_misread_play_counts_as_misread_and_its_true_card_as_missed():
 def _said(kind: str, message: str):
     from types import SimpleNamespace
 
-    from vision.game import Said
+    from vision.announcements import Said
 
     announcement = SimpleNamespace(kind=kind, message=message,
                                    to_dict=lambda: {"kind": kind, "message": message})
@@ -63,7 +63,7 @@ def test_cheating_announced_word_for_word_counts_and_any_other_is_a_false_accusa
 
 def test_a_revoke_whose_card_was_never_read_counts_by_seat_round_and_lead_suit():
     from referee import Card, RevokeProven, Suit
-    from vision.game import Said
+    from vision.announcements import Said
 
     truth = {"event": "announce", "kind": "revoke", "seat": 3, "card": "2C", "round": 3,
              "lead_suit": "D", "proof": "3D", "proof_round": 5,
@@ -93,7 +93,7 @@ def test_a_trick_or_cut_said_wrongly_counts_though_a_running_score_may_differ():
     from referee import Card, Cut, TrickWon
     from referee.cards import Suit
     from referee.tricks import Play, Trick
-    from vision.game import Said
+    from vision.announcements import Said
 
     log = truth_log() + [{"event": "announce", "kind": "cut", "round": 1, "seat": 2,
                           "card": "2D", "lead_suit": "H", "message": "c1"}]
@@ -110,7 +110,7 @@ def test_a_trick_or_cut_said_wrongly_counts_though_a_running_score_may_differ():
 
 
 def test_a_trump_in_doubt_settled_on_the_wrong_card_is_said_wrongly():
-    from vision.game import Said, TrumpSettled
+    from vision.announcements import Said, TrumpSettled
 
     log = truth_log() + [{"event": "announce", "kind": "trump", "card": "7D", "dealer": 2,
                           "message": "Trump: 7D | Diamonds"}]

@@ -1,0 +1,250 @@
+"""What the referee at the table says beyond the rules engine's announcements
+(``referee.events``): a card to be shown again, a trump not read or in doubt, the cards never
+read worked out from the deck; and ``Said``, an announcement with when it was made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from referee.events import Announcement, GameIncomplete, GameOver
+from referee.seats import Seat
+
+
+@dataclass(frozen=True)
+class ShowAgain(Announcement):
+    """A card lies in a zone but cannot be read: nothing is recorded until it can."""
+
+    kind: ClassVar[str] = "card_unclear"
+    seat: Seat
+
+    @property
+    def message(self) -> str:
+        return f"Card unclear in seat {self.seat.number}: please show it again"
+
+
+@dataclass(frozen=True)
+class TrumpNotRead(Announcement):
+    """Play began before the trump card was read: the deal cannot be refereed."""
+
+    kind: ClassVar[str] = "trump_unclear"
+    dealer: Seat
+
+    @property
+    def message(self) -> str:
+        return (f"The trump was not read before play began (dealer: seat {self.dealer.number}): "
+                "this deal cannot be refereed; give the trump with --trump")
+
+
+@dataclass(frozen=True)
+class CardDeduced(Announcement):
+    """At the end of a deal: a card never read can only be ``card``, since every other card of
+    the deck was seen (and only this way of putting the unread cards back holds); the deal's
+    score and verdict follow."""
+
+    kind: ClassVar[str] = "card_deduced"
+    round: int
+    seat: Seat
+    card: str
+
+    @property
+    def message(self) -> str:
+        return (f"Round {self.round}: the card of seat {self.seat.number} was never read, but "
+                f"every other card was: it can only be {self.card}")
+
+
+@dataclass(frozen=True)
+class CardKnown(CardDeduced):
+    """During a deal: a card of a dropped trick, never read surely, can now only be ``card``:
+    every other card the classifier took it for has since been played and read surely
+    (``Referee.only_card_left``). Its round is scored now (a ``TrickWon`` follows)."""
+
+    kind: ClassVar[str] = "card_known"
+
+    @property
+    def message(self) -> str:
+        return (f"Round {self.round}: the card of seat {self.seat.number} was never read "
+                f"surely, but the other cards it looked like have been played since: it can "
+                f"only be {self.card}")
+
+
+def _in_rounds(rounds: tuple[int, ...]) -> str:
+    """"round 3" or "rounds 3, 6"."""
+    return f"round{'s' if len(rounds) > 1 else ''} {', '.join(str(r) for r in rounds)}"
+
+
+def _only_left(what: str, rounds: tuple[int, ...], cards: tuple[str, ...]) -> str:
+    """How the deck settles the cards never read: "The cards never read in rounds 3, 6 can
+    only be ..., since every other card was seen"."""
+    return (f"The cards {what} in {_in_rounds(rounds)} can only be {' '.join(cards)}, since "
+            f"every other card was seen")
+
+
+@dataclass(frozen=True)
+class ScoreSettled(Announcement):
+    """At the end of a deal: the cards never read (``cards``, in rounds ``rounds``) can only be
+    the ones not seen, and every way of putting them back that the play allows gives the same
+    score and no cheating (``ways`` of them): the deal's verdict follows, though which card
+    lay where is not known."""
+
+    kind: ClassVar[str] = "score_settled"
+    rounds: tuple[int, ...]
+    cards: tuple[str, ...]
+    ways: int
+
+    @property
+    def message(self) -> str:
+        return (f"{_only_left('never read', self.rounds, self.cards)}: whichever way they lay "
+                f"({self.ways} ways fit the play), the score is the same")
+
+
+@dataclass(frozen=True)
+class ScoreLikely(Announcement):
+    """At the end of a deal: the cards never read surely (``cards``, in rounds ``rounds``) can
+    only be the ones not seen, and the ways of putting them back differ in score (or are too
+    many to try); but weighed by how those cards were read (the classifier's odds of each,
+    multiplied over each way's cards) the ways that give one score, none showing cheating,
+    hold at least ``share`` of the weight, and that is at least ``vision.ways.LIKELY``: that
+    score's verdict follows. Where one way alone holds that much, which card lay where
+    (``placed``: round, seat, card)."""
+
+    kind: ClassVar[str] = "score_likely"
+    rounds: tuple[int, ...]
+    cards: tuple[str, ...]
+    share: float
+    placed: tuple[tuple[int, Seat, str], ...] = ()
+
+    @property
+    def message(self) -> str:
+        head = _only_left("never read surely", self.rounds, self.cards)
+        if self.placed:
+            where = ", ".join(f"{card} in round {r} (seat {seat.number})"
+                              for r, seat, card in self.placed)
+            return (f"{head}; as they were read, they lay as {where} "
+                    f"({100 * self.share:.1f} % of the odds)")
+        return (f"{head}; as they were read, the ways they may lie that give this score hold "
+                f"{100 * self.share:.1f} % of the odds")
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeSettled(GameOver):
+    """At the end of a deal: the cards never read surely (in rounds ``missed``) can only be
+    the ones not seen, and the ways of putting them back differ in score, but not in the
+    deal's result: the ways that give one winner (or the draw), taking the same number of
+    games for the match, none of them showing cheating, hold at least ``vision.ways.LIKELY`` of the
+    weight of all the ways the play allows (``share``: 1.0 where every way gives it, weighed
+    or not). That result is the verdict and counts for the match; the score is not known for
+    sure: ``score`` is the likeliest way's, ``scores`` each score those ways give, likeliest
+    first, and ``games`` what the deal is worth to the winner."""
+
+    kind: ClassVar[str] = "outcome_settled"
+    scores: tuple[tuple[int, int], ...] = ()
+    share: float = 1.0
+    games: int = 0
+    missed: tuple[int, ...] = ()
+
+    @property
+    def message(self) -> str:
+        shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
+            + (["others"] if len(self.scores) > 3 else [])
+        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        weight = ("every way the play allows" if self.share >= 1.0
+                  else f"{min(100 * self.share, 99.9):.1f} % of the odds")
+        return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
+                f"{_in_rounds(self.missed)} may lie; {self.either_way} ({weight})")
+
+    @property
+    def either_way(self) -> str:
+        """The result that holds whatever the score: "either way Pair A takes 1 game"."""
+        winner = self.outcome.winner
+        if winner is None:
+            return "either way it is a draw"
+        return f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class TrumpInDoubt(Announcement):
+    """Play began before the trump card was read surely, but it was read as one of a few
+    cards of different suits, or where no such few stand out, of some or all suits
+    (``cards``: cards such as ``7D``, or suits such as ``Diamonds``, likeliest first, with
+    the classifier's ``shares``): the deal is refereed under each, and what depends on the
+    trump is said once the play tells which it was (``TrumpSettled``)."""
+
+    kind: ClassVar[str] = "trump_in_doubt"
+    dealer: Seat
+    cards: tuple[str, ...]
+    shares: tuple[float, ...]
+
+    @property
+    def message(self) -> str:
+        read = " or ".join(f"{card} ({100 * share:.0f} %)"
+                           for card, share in zip(self.cards, self.shares))
+        return (f"The trump was not read surely (dealer: seat {self.dealer.number}): {read}. "
+                "What the trump decides is announced once the play tells which it is")
+
+
+@dataclass(frozen=True)
+class TrumpSettled(Announcement):
+    """The play told which of the cards in doubt (``TrumpInDoubt``) was the trump: ``card``,
+    not ``others`` (where suits were in doubt, ``card`` is a suit's name, ``Hearts``).
+    ``why``: what showed it (a card in doubt played surely by a seat that is not the
+    dealer's, who holds the trump; or a play that makes sense under no other trump: someone
+    would have played out of turn under it)."""
+
+    kind: ClassVar[str] = "trump_settled"
+    card: str
+    others: tuple[str, ...]
+    why: str
+
+    @property
+    def message(self) -> str:
+        return f"The trump is {self.card}, not {' or '.join(self.others)}: {self.why}"
+
+
+@dataclass(frozen=True)
+class TrumpUndecided(GameIncomplete):
+    """The deal ended with its trump still in doubt (``trumps``), and the cards in doubt give
+    different results (or one gives none, or the play makes sense under none): no
+    verdict."""
+
+    kind: ClassVar[str] = "trump_undecided"
+    trumps: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        return (f"Game over, but the trump was never read surely ({' or '.join(self.trumps)}) "
+                "and the play never told which it was: no verdict")
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpOutcome(OutcomeSettled):
+    """The deal ended with its trump still in doubt (``trumps``, likeliest first), but each
+    card in doubt gives the same result, none of them cheating: that is the verdict, and it
+    counts for the match; ``scores``: each one's score, in the same order where they differ."""
+
+    kind: ClassVar[str] = "outcome_settled"
+    trumps: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        if len(set(self.scores)) == 1:
+            score = f"{self.score[0]} | {self.score[1]}"
+            return (f"{self.outcome.verdict}\nScore: {score}, whether the trump was "
+                    f"{' or '.join(self.trumps)} (it was never read surely)")
+        listed = " or ".join(f"{a} | {b} if the trump was {trump}"
+                             for (a, b), trump in zip(self.scores, self.trumps))
+        return (f"{self.outcome.verdict}\nScore: {listed} (it was never read surely); "
+                f"{self.either_way}")
+
+
+@dataclass(frozen=True)
+class Said:
+    """An announcement with when it was made."""
+
+    frame: int
+    time_s: float
+    announcement: Announcement
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"frame": self.frame, "time": round(self.time_s, 3),
+                **self.announcement.to_dict()}

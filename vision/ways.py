@@ -1,0 +1,151 @@
+"""The ways of putting the cards never read surely back in their places at the end of a deal
+(``vision.game.TableReferee._settle``): the dropped tricks as they were seen (``Dropped``), each
+way of filling their gaps with the cards left, no card twice (``distinct``), and, weighed by how
+those cards were read, the heaviest ways first with a bound on what the rest weigh
+(``heaviest``, ``permanent``)."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.cards import SUECA_DECK, Card
+from referee.seats import Seat
+
+from .cardclasses import part_fits
+
+# the most ways of putting the cards never read back in their places (each scored again)
+# that a deal's verdict may be worked out from: four cards of which nothing was read make 24,
+# twelve court cards whose suits alone were read 1,296
+MOST_WAYS = 2000
+# where the ways of putting the cards never read surely back differ in score, the share of the
+# odds (the classifier's readings of those cards, multiplied over the cards of each way) that
+# one score's ways must hold, all of them free of cheating, for that score to be the verdict
+LIKELY = 0.99
+# the share of a card's odds taken as knowing nothing of it: no reading rules a card out, so a
+# confident misreading cannot weigh more than about 400 to 1
+ODDS_FLOOR = 0.05
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A trick swept away with cards never read: the orders its plays may have come in
+    (``None`` for a card never read; its seat follows from the order of play)."""
+
+    round: int
+    orders: tuple[tuple[tuple[Seat, Card | None], ...], ...]
+    # the suit or rank read surely of cards never read, by seat (``ZoneTracker.unread_part``)
+    parts: tuple[tuple[Seat, str], ...] = ()
+    # the classifier's odds of cards never read, by seat (``ZoneTracker.unread_odds``)
+    odds: tuple[tuple[Seat, tuple[tuple[str, float], ...]], ...] = ()
+
+    def fits(self, seat: Seat, card: Card) -> bool:
+        """Whether ``card`` may be the card of ``seat`` never read: of its suit or rank, if
+        either was read."""
+        return all(part_fits(part, str(card)) for s, part in self.parts if s == seat)
+
+    def likelihood(self, seat: Seat, card: Card) -> float:
+        """How well ``card`` fits what was read of the card of ``seat`` never read: the
+        classifier's probability of it, less ``ODDS_FLOOR`` of it shared out over the deck
+        (1 for every card where it was never read whole: that tells nothing)."""
+        for s, odds in self.odds:
+            if s == seat:
+                p = dict(odds).get(str(card), 0.0)
+                return (1 - ODDS_FLOOR) * p + ODDS_FLOOR / len(SUECA_DECK)
+        return 1.0
+
+
+class TooMany(Exception):
+    """More ways to try than the deal's settling will look through."""
+
+
+def distinct(fits: list[list[Card]], budget: list[int],
+              taken: tuple[Card, ...] = ()) -> Iterator[tuple[Card, ...]]:
+    """Each way of picking one card from each list, no card twice (a generator). ``budget``
+    (one number, in a list so that all calls share it) counts down the picks tried, dead ends
+    included; ``TooMany`` when it runs out."""
+    if len(taken) == len(fits):
+        yield taken
+        return
+    for card in fits[len(taken)]:
+        if card not in taken:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise TooMany
+            yield from distinct(fits, budget, taken + (card,))
+
+
+def heaviest(weights: list[np.ndarray], most: int
+              ) -> Iterator[tuple[float, tuple[int, ...], int, float]]:
+    """The ways of filling gaps with cards, no card twice, heaviest first (a generator):
+    ``weights[k]`` is a (gaps, cards) matrix, the weight of each card that may fill each gap
+    of the ``k``-th set of gaps (0: it may not), and a way weighs the product of its cards'
+    weights. Yields each way's weight, its cards (column indices, gap by gap), ``k``, and the
+    most that the ways not yet yielded can weigh together: the least of what the partial
+    ways still to follow can weigh (each gap's weights summed over the cards still free,
+    multiplied: more than they weigh, as it lets two gaps take the same card) and what all
+    the ways weigh (``permanent``) less what those yielded weighed. Stops after ``most``
+    ways, or after looking at twenty times as many partial ways."""
+    heap: list[tuple[float, int, int, tuple[int, ...], float]] = []
+    tiebreak = itertools.count()
+    whole = sum(permanent(matrix) for matrix in weights)
+    frontier = spent = 0.0
+    for k, matrix in enumerate(weights):
+        bound = float(np.prod(matrix.sum(axis=1)))
+        if bound > 0:
+            heapq.heappush(heap, (-bound, next(tiebreak), k, (), 1.0))
+            frontier += bound
+    ways = looked = 0
+    while heap and ways < most and looked < 20 * most:
+        bound, _, k, taken, weight = heapq.heappop(heap)
+        frontier += bound  # (the bound is kept negated)
+        looked += 1
+        matrix = weights[k]
+        depth = len(taken)
+        if depth == len(matrix):
+            ways += 1
+            spent += weight
+            yield weight, taken, k, max(min(frontier, whole - spent), 0.0)
+            continue
+        free = np.ones(matrix.shape[1])
+        free[list(taken)] = 0.0
+        options = np.flatnonzero(matrix[depth] * free)
+        rest = matrix[depth + 1:]
+        # each option's bound: its weight times the later gaps' sums over the cards left
+        bounds = weight * matrix[depth, options] * np.prod(
+            (rest @ free)[:, None] - rest[:, options], axis=0)
+        for card, child in zip(options, bounds):
+            if child > 0:
+                heapq.heappush(heap, (-float(child), next(tiebreak), k,
+                                      taken + (int(card),), weight * matrix[depth, card]))
+                frontier += float(child)
+
+
+# the most gaps whose ways ``permanent`` weighs all together (2 ** n sums of n numbers)
+PERMANENT_GAPS = 16
+
+
+def permanent(matrix: np.ndarray) -> float:
+    """What all the ways of filling gaps with cards, no card twice, weigh together
+    (``matrix``: the weight of each card in each gap, as for ``heaviest``): the matrix's
+    permanent, by Ryser's formula over the subsets of the cards. Infinity (no bound) for
+    more than ``PERMANENT_GAPS`` gaps, or as many cards as gaps not (the deck leaves as
+    many cards as gaps)."""
+    gaps, cards = matrix.shape
+    if gaps == 0:
+        return 1.0
+    if gaps > PERMANENT_GAPS or cards != gaps:
+        return math.inf
+    scale = matrix.sum(axis=1, keepdims=True)
+    if not scale.all():
+        return 0.0  # a gap no card can fill
+    unit = matrix / scale  # rows summing to 1 keep the alternating sum's terms near its size
+    subsets = (np.arange(1, 2 ** cards)[:, None] >> np.arange(cards)) & 1
+    signs = (-1.0) ** (gaps - subsets.sum(axis=1))
+    total = float(signs @ np.prod(subsets @ unit.T, axis=1))
+    return max(total, 0.0) * float(np.prod(scale))
