@@ -362,8 +362,9 @@ class Referee:
         counting: a scored trick gives its points
         back and joins the dropped rounds (``missed``), and what was learnt from the misread
         card (its play, a failure to follow that it made or that was measured against it) is
-        forgotten. Who led the rounds after it stands: those plays came down in turn. Only the
-        camera referee calls this; a game file never does. Raises ``RefereeStateError``
+        forgotten. Who led the rounds after it stands: those plays came down in turn; but who
+        is to lead a round not begun, where the winner of the round before was worked out with
+        the card, is a guess again. Only the camera referee calls this; a game file never does. Raises ``RefereeStateError``
         where there is no such earlier reading."""
         first = self.first_reading(card)
         if self.phase is not Phase.PLAYING or first is None or first[0] >= self.round \
@@ -375,8 +376,10 @@ class Referee:
             if failed_round == round_ and card in (off_suit, lead):
                 del self._failed_to_follow[key]
         trick = next((t for t in self.tricks if card in (p.card for p in t.plays)), None)
-        if trick is None:
-            return []  # the round was dropped already: there is nothing to take back
+        if trick is None:  # the round was dropped already: there is nothing to take back,
+            if round_ == self.round - 1 and not self.plays:  # but its winner, worked out
+                self.leader, self._lead_known = None, False  # with the card, led next
+            return []
         seat = next(p.seat for p in trick.plays if p.card == card)
         assert self.trump_suit is not None
         winner = trick.winner(self.trump_suit)

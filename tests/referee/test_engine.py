@@ -710,3 +710,17 @@ def test_a_dropped_trick_s_winner_is_not_known_from_cards_seen_once_or_a_guessed
     referee.feed(play(1, "7H", 1.0))  # seat 1 leads round 2 (a guess: not alone)
     referee.abandon_trick((), [play(2, "6H"), play(3, "5S"), play(4, "6S")])
     assert referee.to_play is None  # the 7H would win, but who led round 2 was a guess
+
+
+def test_a_dropped_trick_s_winner_worked_out_with_a_misread_card_no_longer_leads():
+    """Round 1's winner, seat 2, was worked out with its KH read 0.92; when the KH comes down
+    again in round 2, read surely, that reading was wrong (``withdraw``): who leads round 2 is
+    a guess again, and the card is not out of turn."""
+    referee = start(min_confidence=0.9, accuse_confidence=0.98)
+    referee.feed(play(1, "5H"))
+    referee.abandon_trick((), [play(2, "KH", 0.92), play(3, "2H")],
+                          [(Seat(4), (("3C", 0.9), ("3S", 0.0999)))])
+    assert referee.to_play == Seat(2)
+    referee.withdraw(Card.parse("KH"))
+    assert referee.to_play is None
+    assert referee.feed(play(3, "KH")) == [] and referee.leader == Seat(3)
