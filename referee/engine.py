@@ -32,6 +32,7 @@ import enum
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from .cards import Card, Suit
 from .events import (
@@ -80,9 +81,13 @@ def _named(odds: Sequence[tuple[str, float]]) -> list[tuple[Card, float]]:
     return cards
 
 
-# a failure to follow: (round, the off-suit card or None where it was never read, the lead
-# card or None where who led was a guess, how surely a card never read was off suit)
-_Failure = tuple[int, Card | None, Card | None, float]
+class _Failure(NamedTuple):
+    """A seat's failure to follow a suit, kept as evidence of a revoke."""
+
+    round: int
+    card: Card | None  # the off-suit card; None where it was never read (see ``_failed_unread``)
+    lead: Card | None  # the lead card; None where who led was a guess
+    off_suit: float = 0.0  # how surely a card never read was off the lead's suit
 
 
 class RefereeStateError(RuntimeError):
@@ -148,9 +153,7 @@ class Referee:
         # earlier readings too; a reading not yet ``confirmed`` (seen on one look only) is no
         # evidence until ``confirm`` raises it. The trump's sureness is kept the same way.
         self._played: dict[Card, list] = {}
-        # (seat, suit it failed to follow) -> (round, the off-suit card, the lead card, or None
-        # when who led was a guess; and where the off-suit card was never read, None for it
-        # and how surely its suit was not the lead's)
+        # (seat, suit it failed to follow) -> the first such failure of the deal
         self._failed_to_follow: dict[tuple[Seat, Suit], _Failure] = {}
         self._trump_sureness = 1.0
         # card -> the reader's odds (``CardPlayed.odds``) of a play read less surely than
@@ -287,9 +290,8 @@ class Referee:
                 cheats.append(DealerLacksTrump(self.order.dealer, card, seat, self.round))
         failed = self._failed_to_follow.get((seat, card.suit))
         if failed is not None and self._failure_sureness(failed) >= sure:
-            failed_round, failed_card, _, _ = failed
             cheats.append(
-                RevokeProven(seat, failed_card, failed_round, card.suit, card, self.round)
+                RevokeProven(seat, failed.card, failed.round, card.suit, card, self.round)
             )
         return cheats
 
@@ -326,12 +328,12 @@ class Referee:
         """How surely a failure to follow (an entry of ``_failed_to_follow``) is known: both
         the off-suit card (or, never read, its suit: see ``abandon_trick``) and the lead it
         did not follow must have been read surely."""
-        _, off_suit, lead, off_suit_sureness = failed
-        if lead is None:
+        if failed.lead is None:
             return 0.0
-        if off_suit is None:
-            return min(off_suit_sureness, self._played[lead][1])
-        return min(self._played[off_suit][1], self._played[lead][1])
+        lead = self._played[failed.lead][1]
+        if failed.card is None:
+            return min(failed.off_suit, lead)
+        return min(self._played[failed.card][1], lead)
 
     def confirm(self, card: Card, confidence: float) -> None:
         """A card already taken was read again, on a separate look, this surely: as evidence
@@ -364,16 +366,16 @@ class Referee:
         card (its play, a failure to follow that it made or that was measured against it) is
         forgotten. Who led the rounds after it stands: those plays came down in turn; but who
         is to lead a round not begun, where the winner of the round before was worked out with
-        the card, is a guess again. Only the camera referee calls this; a game file never does. Raises ``RefereeStateError``
-        where there is no such earlier reading."""
+        the card, is a guess again. Only the camera referee calls this; a game file never
+        does. Raises ``RefereeStateError`` where there is no such earlier reading."""
         first = self.first_reading(card)
         if self.phase is not Phase.PLAYING or first is None or first[0] >= self.round \
                 or first[1] >= self.accuse_confidence:
             raise RefereeStateError(f"no earlier unsure reading of {card} to withdraw")
         round_ = first[0]
         del self._played[card]
-        for key, (failed_round, off_suit, lead, _) in list(self._failed_to_follow.items()):
-            if failed_round == round_ and card in (off_suit, lead):
+        for key, failed in list(self._failed_to_follow.items()):
+            if failed.round == round_ and card in (failed.card, failed.lead):
                 del self._failed_to_follow[key]
         trick = next((t for t in self.tricks if card in (p.card for p in t.plays)), None)
         if trick is None:  # the round was dropped already: there is nothing to take back,
@@ -521,7 +523,7 @@ class Referee:
             return
         sureness = self._share(odds, lambda card: card.suit is not lead.suit)
         if sureness >= self.accuse_confidence:
-            self._failed_to_follow[(seat, lead.suit)] = (self.round, None, lead, sureness)
+            self._failed_to_follow[(seat, lead.suit)] = _Failure(self.round, None, lead, sureness)
 
     def _take(self, event: CardPlayed, cheats: list[Cheat]) -> list[Announcement]:
         """A play taken: the cheating it proves (said, the first one the deal's), and the
@@ -586,8 +588,8 @@ class Referee:
         failure to follow a guessed lead is kept without its lead, and proves nothing."""
         lead = self.plays[0].card.suit
         if (seat, lead) not in self._failed_to_follow:
-            self._failed_to_follow[(seat, lead)] = (
-                self.round, card, self.plays[0].card if self._lead_known else None, 0.0)
+            self._failed_to_follow[(seat, lead)] = _Failure(
+                self.round, card, self.plays[0].card if self._lead_known else None)
 
     def _next_round(self, leader: Seat | None) -> list[Announcement]:
         """Move on to the next round, led by ``leader``; the verdict after the last."""
