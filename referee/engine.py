@@ -396,14 +396,42 @@ class Referee:
     def only_card_left(self, odds: Sequence[tuple[str, float]]) -> Card | None:
         """The card that a card never read surely, read with ``odds`` (a camera's classifier:
         card names and probabilities), must be by elimination: the likeliest card they name
-        that has not been played in this deal, where every other card they name was played and
-        read surely and what they leave unnamed weighs too little, so that it holds at least
-        ``accuse_confidence`` of what is left (see the class); else None."""
+        that has not been played in this deal, where the other cards they name were played
+        since, read surely enough, and what they leave unnamed weighs too little, for it to be
+        at least ``accuse_confidence`` sure (``_jointly``); else None. It is used to score a
+        dropped trick, never as evidence of cheating."""
         unplayed = [card for card, _ in _named(odds) if card.is_sueca and card not in self._played]
         if not unplayed:
             return None
         card = unplayed[0]
-        return card if self._eliminated(card, tuple(odds)) >= self.accuse_confidence else None
+        return card if self._jointly(card, tuple(odds)) >= self.accuse_confidence else None
+
+    def _jointly(self, card: Card, odds: tuple[tuple[str, float], ...]) -> float:
+        """How surely a card never read surely, read with ``odds``, is ``card`` (not played in
+        this deal), weighing the other cards the odds name by how surely each was played
+        already: a card played and read surely is ruled out, one played and read ``s`` surely
+        counts ``1 - s`` of its share (it may have been misread, this card being it), one not
+        played counts whole; and ``card``'s own share counts less by the chance that a play
+        read unsurely as another card was ``card`` (the share of it in that play's odds). All
+        the odds leave unnamed counts as another card. The readings are taken to err
+        independently, as two cards' readings do."""
+        own = other = 0.0
+        for named, share in _named(odds):
+            if not named.is_sueca:
+                continue
+            if named == card:
+                free = 1.0
+                for played, read in self._odds.items():
+                    if played in self._played and played != card:
+                        free *= 1.0 - dict(read).get(str(card), 0.0)
+                own += share * free
+            elif named in self._played:
+                sureness = self._played[named][1]
+                other += 0.0 if sureness >= self.accuse_confidence else share * (1.0 - sureness)
+            else:
+                other += share
+        unnamed = max(0.0, 1.0 - sum(share for _, share in odds))
+        return own / (own + other + unnamed) if own > 0 else 0.0
 
     def restore_trick(self, round_: int, plays: Sequence[Play]) -> list[Announcement]:
         """Score now a round dropped earlier (``abandon_trick``) whose cards never read are

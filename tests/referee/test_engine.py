@@ -573,8 +573,9 @@ def test_a_dropped_round_is_scored_once_its_unread_card_is_the_only_one_left():
     odds = (("3S", 0.88), ("3C", 0.1197))
     assert referee.only_card_left(odds) is None  # the 3C may be in anyone's hand
     referee.feed(CardPlayed(Seat(3), Card.parse("4C"), 0.999, alone=True))
-    referee.feed(play(4, "3C", 0.95))
-    assert referee.only_card_left(odds) is None  # the 3C read, but not surely enough
+    referee.feed(play(4, "3C", 0.8))
+    # the 3C read, but not surely enough: the 3S may be it (0.88 against 0.12 x 0.2)
+    assert referee.only_card_left(odds) is None
     referee.confirm(Card.parse("3C"), 0.99)
     assert referee.only_card_left(odds) == Card.parse("3S")
     assert referee.only_card_left((("3S", 0.88), ("3C", 0.05))) is None  # 7 % unnamed
@@ -724,3 +725,26 @@ def test_a_dropped_trick_s_winner_worked_out_with_a_misread_card_no_longer_leads
     referee.withdraw(Card.parse("KH"))
     assert referee.to_play is None
     assert referee.feed(play(3, "KH")) == [] and referee.leader == Seat(3)
+
+
+@pytest.mark.parametrize("gap, play_odds, known", [
+    # the gap read 3S 0.88 / 3C 0.12, the 3C played and read 0.91 (3S 0.09): both readings
+    # would have to be wrong for the gap to be the 3C: 0.88 x 0.91 against 0.12 x 0.09
+    ({"3S": 0.88, "3C": 0.1197}, {"3C": 0.91, "3S": 0.0899}, True),
+    # the gap read 3S 0.80 / 3C 0.20: 0.80 x 0.91 against 0.20 x 0.09 leaves it at 0.976
+    ({"3S": 0.8, "3C": 0.1999}, {"3C": 0.91, "3S": 0.0899}, False),
+    # the 3C's reading itself names the 3S more: 0.88 x 0.8 against 0.12 x 0.2
+    ({"3S": 0.88, "3C": 0.1197}, {"3C": 0.8, "3S": 0.1999}, False),
+])
+def test_a_card_never_read_is_weighed_against_the_unsure_plays_it_may_be(gap, play_odds, known):
+    """A gap's card may be a card played since and read unsurely (that play misread), and
+    its own likeliest card may be the true card of such a play: both count, the readings
+    taken to err independently."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "QS"), (2, "5S"), (3, "KS")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.abandon_trick()
+    referee.feed(CardPlayed(Seat(3), Card.parse("4C"), 0.999, alone=True))
+    referee.feed(read_as(4, "3C", play_odds["3C"], play_odds))
+    assert referee.only_card_left(tuple(gap.items())) == (Card.parse("3S") if known else None)
+    assert referee.first_reading(Card.parse("3C"))[1] < 0.98  # still no evidence

@@ -916,9 +916,17 @@ def test_a_dropped_trick_is_scored_once_its_unread_card_is_known_by_elimination(
         (1, Seat(3), 6, (6, 0)), (2, Seat(2), 0, (6, 0))]
     assert table.referee.missed == [] and table.referee.score == (6, 0)
     assert [str(t) for t in table.referee.tricks] == ["QS 5S KS 3S", "4C 3C 5C 6C"]
-    # with the 3C never played surely, the 3S stays unknown and round 1 dropped
+    # with the 3C read 0.93, the 3S is known all the same (the 3C may be misread, but the
+    # two readings would both have to be wrong: 0.88 x 0.93 against 0.12 x 0.07); a 3S read
+    # 0.6 / 3C 0.4 is not (0.6 against 0.4 x 0.07 leaves it under 0.98), and round 1 stays
+    # dropped
     doubtful = [{s: (("3C", 0.93, True) if e[0] == "3C" else e) for s, e in cards.items()}
                 for cards in script]
+    table, said = referee_over(doubtful, empties=True)
+    assert "card_known" in [a.kind for a in said] and table.referee.missed == []
+    weaker = ("3S", 0.6, True, (0, 0), None, (("3S", 0.6), ("3C", 0.3997)))
+    doubtful = [{s: (weaker if e[0] == "3S" else e) for s, e in cards.items()}
+                for cards in doubtful]
     table, said = referee_over(doubtful, empties=True)
     assert "card_known" not in [a.kind for a in said] and table.referee.missed == [1]
 
