@@ -124,6 +124,12 @@ class Referee:
     read 0.91 (king of spades 0.09) that failed to follow spades is a proven failure to follow
     once the king of spades has been played and read surely; if the same seat played that king
     of spades, that play proves the revoke.
+
+    A revoke rests on suits, not ranks: the card that proves one needs only its suit read
+    that surely (its odds' share of the suit, on two looks), and a card never read surely in a
+    dropped trick fails to follow where its odds put it off the lead's suit that surely (see
+    ``abandon_trick``). Scoring a dropped trick later (``only_card_left``) weighs the cards
+    played since by how surely each was read; that is never evidence of cheating.
     """
 
     def __init__(self, order: TableOrder = TableOrder(), *, min_confidence: float = 0.0,

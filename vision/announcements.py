@@ -56,7 +56,7 @@ class CardDeduced(Announcement):
 @dataclass(frozen=True)
 class CardKnown(CardDeduced):
     """During a deal: a card of a dropped trick, never read surely, can now only be ``card``:
-    every other card the classifier took it for has since been played and read surely
+    every other card the classifier took it for has since been played, read surely enough
     (``Referee.only_card_left``). Its round is scored now (a ``TrickWon`` follows)."""
 
     kind: ClassVar[str] = "card_known"
