@@ -262,20 +262,29 @@ def _referee(events: list[TrackEvent], reads: tuple[dict, dict, dict], empty: fr
     said_now = table.on_events(events, frame.index, frame.time_s, holding, unread, empty,
                                parts, odds, looks)
     if log is not None:
-        log.write({"record": "track", "frame": frame.index, "time": round(frame.time_s, 3),
-                   "events": [track_event_to_dict(e) for e in events],
-                   "holding": {str(s.number): c for s, c in holding.items()},
-                   "unread": sorted(s.number for s in unread),
-                   "empty": sorted(s.number for s in empty),
-                   "parts": {str(s.number): list(v) for s, v in parts.items()},
-                   "odds": {str(s.number): [since, [list(o) for o in odd]]
-                            for s, (since, odd) in odds.items()},
-                   "looks": {str(s.number): list(v) for s, v in looks.items()}})
+        log.write(track_record(events, frame.index, frame.time_s, holding, unread, empty,
+                               parts, odds, looks))
     for said in said_now:
         _log_said(log, said)
     result.landings += [e for e in events if isinstance(e, CardLanded)]
     result.said += said_now
     return said_now
+
+
+def track_record(events: list[TrackEvent], frame: int, time_s: float, holding: dict,
+                 unread: frozenset, empty: frozenset, parts: dict, odds: dict,
+                 looks: dict) -> dict[str, Any]:
+    """One frame's record of the event log: what ``TableReferee.on_events`` was given, as
+    ``resume_from`` reads it back."""
+    return {"record": "track", "frame": frame, "time": round(time_s, 3),
+            "events": [track_event_to_dict(e) for e in events],
+            "holding": {str(s.number): c for s, c in holding.items()},
+            "unread": sorted(s.number for s in unread),
+            "empty": sorted(s.number for s in empty),
+            "parts": {str(s.number): list(v) for s, v in parts.items()},
+            "odds": {str(s.number): [since, [list(o) for o in odd]]
+                     for s, (since, odd) in odds.items()},
+            "looks": {str(s.number): list(v) for s, v in looks.items()}}
 
 
 def _log_said(log: EventLog | None, said: Said) -> None:

@@ -977,6 +977,37 @@ def test_a_card_never_read_but_surely_off_suit_on_two_looks_proves_a_revoke():
     assert "revoke" not in [a.kind for a in said]
 
 
+def test_a_revoke_proven_from_a_card_never_read_is_proven_again_from_the_event_log(tmp_path):
+    """``--resume`` rebuilds the game from the log alone: the looks an unread card's odds
+    rest on are logged with them. A log of an older version, without them, proves nothing
+    from such a card (it may rest on one look)."""
+    import json
+
+    from vision.session import resume_from, track_record
+
+    script = _seat_2_unread_in_a_hearts_trick()
+    tracker, table = Tracker(), TableReferee(RulesConfig())
+    records, said = [], []
+    for n, cards in enumerate(script):
+        events = tracker.update(frame_of(cards), n)
+        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards)
+        reads = (tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())
+        said += [s.announcement.message for s in table.on_events(
+            events, n, n / 30, tracker.holding(), tracker.unread(), empty, *reads)]
+        records.append(track_record(events, n, n / 30, tracker.holding(), tracker.unread(),
+                                    empty, *reads))
+    assert any("surely no heart" in m for m in said), said
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    resumed = resume_from(log, TableReferee(RulesConfig()))
+    assert [s.announcement.message for s in resumed.said] == said
+    for record in records:
+        del record["looks"]
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    resumed = resume_from(log, TableReferee(RulesConfig()))
+    assert not any(s.announcement.kind == "revoke" for s in resumed.said)
+
+
 def test_a_play_that_would_prove_a_revoke_unsurely_is_taken_as_its_trick_is_swept():
     """Seat 2 fails hearts in round 1, read surely. Its 3H in round 2, read 0.95 (3D 0.04),
     would prove the revoke but is not sure enough: it is asked for again, and when the trick
