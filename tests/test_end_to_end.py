@@ -214,3 +214,16 @@ def test_a_trump_read_as_one_of_two_cards_is_settled_by_the_play(folder):
     assert len(settled) == 1 and settled[0].card == "AC", kinds
     assert "out_of_turn" not in kinds and comparison.statements_wrong == 0, comparison.lines()
     assert comparison.verdict_right, comparison.lines()
+
+
+def test_a_dropped_trick_is_scored_once_the_card_it_may_otherwise_be_is_played(folder):
+    """Game 10 (kde-jolly-royal) with its deck: seat 4's 3S in round 1 is never read surely
+    (3S 0.88, 3C 0.12), so the trick is dropped. The 3C comes down later and is read unsurely
+    too, but both readings would have to be wrong for the gap to be the 3C, so round 1 is
+    scored during the deal: every trick has its winner and points. Its running score comes
+    later than the truth's, so the game is still not refereed whole."""
+    result, comparison = refereed(10, False, folder, True)
+    known = [s.announcement for s in result.said if s.announcement.kind == "card_known"]
+    assert [(a.round, a.seat.number, a.card) for a in known] == [(1, 4, "3S")], \
+        comparison.lines()
+    assert comparison.tricks_right == 10 and comparison.verdict_right, comparison.lines()
