@@ -313,16 +313,18 @@ class Referee:
         return all(isinstance(cheat, RevokeProven) for cheat in cheats) and bool(event.odds) \
             and self._share(event.odds, lambda card: card.suit is suit) >= self.accuse_confidence
 
+    def _played_surely(self) -> set[Card]:
+        """The cards played in this deal and read at least ``accuse_confidence`` surely."""
+        return {c for c, (_, sureness) in self._played.items()
+                if sureness >= self.accuse_confidence}
+
     def _share(self, odds: Sequence[tuple[str, float]], fits: Callable[[Card], bool],
                also: Card | None = None) -> float:
         """How surely a card read with ``odds`` is one that ``fits``: the share of the cards
         that fit in what the odds leave once the cards played and read surely in this deal
         (and ``also``, and those no Sueca deck holds) are ruled out, all they do not name (a
         back, "no card", a card too unlikely to be named) counted as not fitting."""
-        played = {c for c, (_, sureness) in self._played.items()
-                  if sureness >= self.accuse_confidence}
-        if also is not None:
-            played.add(also)
+        played = self._played_surely() | ({also} if also is not None else set())
         named = _named(odds)
         ruled_out = sum(share for card, share in named if not card.is_sueca or card in played)
         fitting = sum(share for card, share in named
@@ -496,8 +498,7 @@ class Referee:
             first = self._played.get(event.card)
             if event.seat not in known and first is not None and first[0] == self.round:
                 known[event.seat] = event.card  # taken (``_take_late``)
-        played = {c for c, (_, sureness) in self._played.items()
-                  if sureness >= self.accuse_confidence}
+        played = self._played_surely()
         options: dict[Seat, list[Card]] = {}
         for seat, odds in unread:
             if seat in known:

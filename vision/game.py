@@ -773,8 +773,9 @@ class TableReferee:
         seen = {p.seat for p in self.referee.plays} | {e.seat for e, _ in self._not_taken()}
         out = []
         for seat, (since, odds) in self._gap_looked.items():
-            if odds is not None and seat not in seen and self._gap_odds.get(seat) is not None \
-                    and self._gap_odds[seat][0] == since and self._gap_odds[seat][1] is not None:
+            last_since, last_odds = self._gap_odds.get(seat, (None, None))
+            if odds is not None and seat not in seen and last_since == since \
+                    and last_odds is not None:
                 out.append((seat, odds))
         return out
 

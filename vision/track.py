@@ -159,7 +159,7 @@ class ZoneTracker:
         no new look), with the frame the card was first seen; None as for ``unread_odds``."""
         if not self.unread or self.unread_from is None:
             return None
-        looks = len({id(s) for s in self.unread_seen if s.fresh and s.odds})
+        looks = len(_fresh_looks(self.unread_seen))
         return (self.unread_from, looks) if looks else None
 
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
@@ -362,11 +362,17 @@ class Tracker:
         return {seat: looks for seat, looks in found.items() if looks is not None}
 
 
+def _fresh_looks(seen: Iterable[_Seen]) -> list[tuple[tuple[str, float], ...]]:
+    """The classifier's odds of each fresh look among ``seen``, each look once (a reading kept
+    over still frames is the same object frame after frame, and no new look)."""
+    return list({id(s): s.odds for s in seen if s.fresh and s.odds}.values())
+
+
 def _mean_odds(seen: Iterable[_Seen]) -> tuple[tuple[str, float], ...]:
     """The classifier's odds of a card averaged over its fresh looks among ``seen`` (each look
     once: a reading kept over still frames is no new look), likeliest first, as many cards as
     a look gives; () where it was never read whole."""
-    looks = list({id(s): s.odds for s in seen if s.fresh and s.odds}.values())
+    looks = _fresh_looks(seen)
     if not looks:
         return ()
     total: dict[str, float] = {}
