@@ -518,6 +518,15 @@ def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
         "detection_precision": ratio(tally.true_detections, tally.detections),
         "seat_accuracy": ratio(tally.seat_right, tally.seat_checked),
         "wrong_at_or_above": {str(k): v for k, v in tally.wrong_confident.items()},
+        # the mistakes the referee would have taken as plays: each card read wrongly at least
+        # as surely as the lowest threshold counted above, surest first
+        "wrong_confident": sorted(
+            ({"image": m["image"], "truth": m["truth"], "read": m["read"],
+              "confidence": round(m["confidence"], 4)}
+             for m in tally.mistakes
+             if m["truth"] != "no card" and m.get("confidence") is not None
+             and m["confidence"] >= min(tally.wrong_confident)),
+            key=lambda m: (-m["confidence"], m["image"])),
         "confusions": [{"truth": t, "read": r, "count": n}
                        for (t, r), n in tally.confusions.most_common(15)],
         "per_class": per_class,

@@ -783,6 +783,9 @@ def _print_check(summary: dict) -> None:  # type: ignore[type-arg]
           f"{pct(summary['sure_accuracy'])}")
     wrong = summary["wrong_at_or_above"]
     print(f"read wrongly with confidence >= 0.9: {wrong['0.9']}, >= 0.98: {wrong['0.98']}")
+    for item in summary.get("wrong_confident", [])[:10]:
+        print(f"  {item['image']}: {item['truth']} read as {item['read']} "
+              f"({item['confidence']:.3f})")
     if summary["confusions"]:
         print("most frequent confusions: " + ", ".join(
             f"{c['truth']}->{c['read']} x{c['count']}" for c in summary["confusions"][:8]))

@@ -99,6 +99,9 @@ def test_position_matching_counts_right_wrong_missed_and_false():
         assert key in summary
     assert summary["card_accuracy"] == 0.5
     assert summary["detection_precision"] == pytest.approx(2 / 3, abs=1e-4)
+    # the card the referee would have taken wrongly is named (the false 7D is no labelled card)
+    assert summary["wrong_confident"] == [{"image": "p.jpg", "truth": "KH", "read": "QH",
+                                           "confidence": 0.99}]
 
 
 def test_the_top_card_of_a_pile_gets_its_own_detection_whatever_the_label_order():
