@@ -51,6 +51,8 @@ FINE_SPAN_MM = float(np.hypot(CARD_MM[0], max(LENGTHS_MM))) + 16.0
 # only the middle of each side counts: the corners are rounded, and a turn a step off the
 # card's shifts the side's ends most
 SIDE_SHARE = 0.7
+# a card found in a region covers at least this share of it (or of itself, if smaller)
+LEAST_OVERLAP = 0.3
 
 
 def top_card(gray: np.ndarray, outline_px: np.ndarray,
@@ -73,7 +75,21 @@ def top_card(gray: np.ndarray, outline_px: np.ndarray,
     fine = _search(gray, calibration, coarse.centre_mm, FINE_SPAN_MM, FINE_PPM,
                    coarse.angle + FINE_STEP * np.arange(-2, 3))
     best = fine if fine is not None else coarse
+    # the search window reaches past the region (room to turn it), so it may square up a
+    # neighbouring card instead: a card on top covers a good part of the region (which may be
+    # only a piece of the card, where the detector split it)
+    if _overlap(best.corners, outline_px) < LEAST_OVERLAP:
+        return None
     return best.corners, best.shown >= SHOWN
+
+
+def _overlap(corners: np.ndarray, outline_px: np.ndarray) -> float:
+    """How much of the region (its outline's hull) the card with ``corners`` covers, as a
+    share of the smaller of the two."""
+    hull = cv2.convexHull(outline_px.astype(np.float32).reshape(-1, 1, 2))
+    card = cv2.convexHull(corners.astype(np.float32).reshape(-1, 1, 2))
+    common, _ = cv2.intersectConvexConvex(hull, card)
+    return float(common) / max(min(cv2.contourArea(hull), cv2.contourArea(card)), 1.0)
 
 
 class _Found(NamedTuple):
