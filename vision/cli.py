@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee import __version__
 from referee import scorer
-from vision.options import at_least, picture_size, share
+from vision.options import at_least, cannot_write, picture_size, share
 
 if TYPE_CHECKING:
     from vision.layout import TableLayout
@@ -352,31 +352,11 @@ def _says_unwritable(command: str, *outputs: tuple[str | None, bool]) -> bool:
     """Whether one of ``outputs`` ((path or None, is a picture)) cannot be written; if so,
     says why, for ``command``."""
     for out, picture in outputs:
-        problem = out and _cannot_write(out, picture)
+        problem = out and cannot_write(out, picture)
         if problem:
             print(f"{PROG} {command}: {problem}", file=sys.stderr)
             return True
     return False
-
-
-def _cannot_write(path: str, picture: bool = False) -> str | None:
-    """Why ``path`` could not be written, found before any work is done (so a long run does
-    not end by losing what it made), or None. ``picture``: the file is a picture OpenCV
-    writes, and its name must say a kind it can write."""
-    from pathlib import Path
-
-    out = Path(path)
-    if out.is_dir():
-        return f"cannot write '{path}': it is a folder"
-    if not out.parent.is_dir():
-        return f"cannot write '{path}': its folder '{out.parent}' does not exist"
-    if picture:
-        import cv2
-
-        if not cv2.haveImageWriter(str(out)):
-            kind = f"'{out.suffix}'" if out.suffix else "a name without an extension"
-            return f"cannot write a picture as '{path}' ({kind}): name it .png or .jpg"
-    return None
 
 
 def run_studio_sheet(ns: argparse.Namespace) -> int:
@@ -385,7 +365,7 @@ def run_studio_sheet(ns: argparse.Namespace) -> int:
     from vision.studio.sheet import contact_sheet
 
     labels = Path(ns.folder) / "labels.csv"
-    problem = _cannot_write(ns.out, picture=True)
+    problem = cannot_write(ns.out, picture=True)
     if problem:
         print(f"{PROG} studio sheet: {problem}", file=sys.stderr)
         return 2
@@ -410,7 +390,7 @@ def run_markers(ns: argparse.Namespace) -> int:
     layout = _layout(ns, "markers")
     if layout is None:
         return 2
-    problem = _cannot_write(ns.out, picture=True)
+    problem = cannot_write(ns.out, picture=True)
     if problem:
         print(f"{PROG} markers: {problem}", file=sys.stderr)
         return 2

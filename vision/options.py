@@ -63,3 +63,23 @@ def model_folder(text: str) -> str:
     if missing:
         raise argparse.ArgumentTypeError(f"'{text}' holds no {' and no '.join(missing)}")
     return text
+
+
+def cannot_write(path: str, picture: bool = False) -> str | None:
+    """Why ``path`` could not be written, found before any work is done (so a long run does
+    not end by losing what it made), or None. ``picture``: the file is a picture OpenCV
+    writes, and its name must say a kind it can write."""
+    from pathlib import Path
+
+    out = Path(path)
+    if out.is_dir():
+        return f"cannot write '{path}': it is a folder"
+    if not out.parent.is_dir():
+        return f"cannot write '{path}': its folder '{out.parent}' does not exist"
+    if picture:
+        import cv2
+
+        if not cv2.haveImageWriter(str(out)):
+            kind = f"'{out.suffix}'" if out.suffix else "a name without an extension"
+            return f"cannot write a picture as '{path}' ({kind}): name it .png or .jpg"
+    return None

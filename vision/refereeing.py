@@ -43,6 +43,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.deck import Deck, DeckError
     from vision.detect import CardDetector, DetectorError
     from vision.models import MODELS, threads_beside_reading
+    from vision.options import cannot_write
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
@@ -89,6 +90,10 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         return fail(str(error), 2)
     if command == "replay" and not Path(ns.clip).exists():
         return fail(f"'{ns.clip}' does not exist")
+    for output in (ns.events, ns.out):  # said before a camera opens or a clip is played
+        problem = output and cannot_write(output)
+        if problem:
+            return fail(problem, 2)
     truth = None
     if command == "replay" and ns.truth:  # read first: not found only after the whole clip
         from vision.studio.clip import read_truth
@@ -138,7 +143,11 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         elif ns.show:
             sinks.append(WindowSink())
         if ns.events:
-            log = EventLog(Path(ns.events), append=bool(ns.resume and ns.resume == ns.events))
+            log = EventLog(Path(ns.events), append=bool(
+                ns.resume and Path(ns.resume).resolve() == Path(ns.events).resolve()))
+            if log.kept is not None:
+                print(f"{PROG} {command}: '{ns.events}' held an earlier log, kept as "
+                      f"'{log.kept}' (to carry that game on, give --resume)", file=sys.stderr)
             log.write({"record": "session", "command": command,
                        "deck": str(Path(deck_file).resolve()) if deck_file else None})
         result = run_session(frames, detector, classifier, keeper, Tracker(), table, sinks, log,

@@ -90,7 +90,15 @@ class EventLog:
     ``session`` record first says what the session was given that the game rests on (the
     deck file shown, ``logged_deck``)."""
 
-    def __init__(self, path: Path, append: bool = False) -> None:
+    def __init__(self, path: Path, append: bool = False, keep_earlier: bool = True) -> None:
+        self.kept: Path | None = None  # where an earlier log at ``path`` was moved to
+        if keep_earlier and not append and path.is_file() and path.stat().st_size > 0:
+            # never write over a game recorded earlier (one not resumed by mistake, say):
+            # it is kept beside, as NAME.1.jsonl (or the next number free)
+            self.kept = next(path.with_name(f"{path.stem}.{n}{path.suffix}")
+                             for n in range(1, 10_000)
+                             if not path.with_name(f"{path.stem}.{n}{path.suffix}").exists())
+            path.rename(self.kept)
         self.handle = path.open("a" if append else "w", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:

@@ -200,7 +200,7 @@ def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001
     from .track import Tracker
 
     table = TableReferee(RulesConfig())
-    events = EventLog(log) if log is not None else None
+    events = EventLog(log, keep_earlier=False) if log is not None else None
     try:
         result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
                              Tracker(), table, [], events)

@@ -167,16 +167,47 @@ def test_a_damaged_video_does_not_make_ffmpeg_chatter(tmp_path):
     assert run.stderr == ""
 
 
-def test_an_events_log_that_cannot_be_opened_is_named_in_one_line(tmp_path):
+@pytest.mark.parametrize("option", ["--events", "--out"])
+def test_an_output_that_cannot_be_written_is_named_before_the_clip_is_played(tmp_path, option):
     from tests.helpers import console_script, run_command
 
     clip = tmp_path / "clip.mp4"
     write_video(clip, frames=3)
-    done = run_command([console_script("sueca-referee"), "replay", str(clip), "--events",
-                        str(tmp_path / "nowhere" / "events.jsonl")])
-    assert done.returncode != 0 and "Traceback" not in done.stderr
-    assert (f"replay: No such file or directory: '{tmp_path / 'nowhere' / 'events.jsonl'}'"
+    out = tmp_path / "nowhere" / ("events.jsonl" if option == "--events" else "out.mp4")
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), option, str(out)])
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert (f"replay: cannot write '{out}': its folder '{tmp_path / 'nowhere'}' does not exist"
             in done.stderr)
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), option,
+                        str(tmp_path)])
+    assert done.returncode == 2 and f"cannot write '{tmp_path}': it is a folder" in done.stderr
+
+
+def test_an_event_log_already_there_is_kept_not_written_over(tmp_path):
+    """A game recorded earlier (say, a crashed game run again without --resume) is moved
+    aside, numbered, and said so; a log resumed into is carried on."""
+    from tests.helpers import console_script, run_command
+
+    from vision.session import EventLog
+
+    clip = tmp_path / "clip.mp4"
+    write_video(clip, frames=3)
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"record": "session", "command": "live", "deck": null}\n')
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), "--events",
+                        str(log)])
+    kept = tmp_path / "game.1.jsonl"
+    assert f"'{log}' held an earlier log, kept as '{kept}'" in done.stderr
+    assert kept.read_text() == '{"record": "session", "command": "live", "deck": null}\n'
+    assert '"command": "replay"' in log.read_text()
+    # the next one is numbered on; an empty file, or one appended to, stays where it is
+    EventLog(log).close()
+    assert (tmp_path / "game.2.jsonl").is_file() and log.read_text() == ""
+    EventLog(log).close()
+    assert not (tmp_path / "game.3.jsonl").exists()
+    log.write_text("x\n")
+    EventLog(log, append=True).close()
+    assert log.read_text() == "x\n" and not (tmp_path / "game.3.jsonl").exists()
 
 
 @pytest.mark.parametrize("content, says", [
