@@ -67,7 +67,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         try:
             trump = Card.parse_sueca(ns.trump)
         except (CardError, ValueError) as error:
-            return fail(f"--trump: {str(error).splitlines()[-1]}", 2)
+            return fail(f"--trump: '{ns.trump}' is no card of the Sueca deck "
+                        f"({str(error).splitlines()[-1]}); write it as rank and suit, "
+                        "such as 7D, AS or QH", 2)
     try:
         calibration = load_calibration(ns.calibration) if ns.calibration else None
     except CalibrationError as error:

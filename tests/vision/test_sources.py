@@ -183,6 +183,21 @@ def test_an_output_that_cannot_be_written_is_named_before_the_clip_is_played(tmp
     assert done.returncode == 2 and f"cannot write '{tmp_path}': it is a folder" in done.stderr
 
 
+@pytest.mark.parametrize("trump, says", [("10D", "Invalid rank symbol: 10"),
+                                          ("7X", "Invalid suit symbol: X")])
+def test_a_trump_that_is_no_sueca_card_is_refused_saying_how_to_write_one(tmp_path, trump,
+                                                                            says):
+    from tests.helpers import console_script, run_command
+
+    clip = tmp_path / "clip.mp4"
+    write_video(clip, frames=3)
+    done = run_command([console_script("sueca-referee"), "replay", str(clip), "--trump",
+                        trump])
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert (f"--trump: '{trump}' is no card of the Sueca deck ({says}); write it as rank and "
+            "suit, such as 7D, AS or QH") in done.stderr
+
+
 def test_an_event_log_already_there_is_kept_not_written_over(tmp_path):
     """A game recorded earlier (say, a crashed game run again without --resume) is moved
     aside, numbered, and said so; a log resumed into is carried on."""
