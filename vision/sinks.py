@@ -97,8 +97,27 @@ _PHRASES = {
            "score_settled": "As cartas que não foram lidas só podem ser as que faltam: seja "
                             "qual for o lugar de cada uma, a pontuação é a mesma",
            "score_likely": "As cartas que não foram bem lidas só podem ser as que faltam, e "
-                           "pelo que delas se leu a pontuação é quase certa"},
+                           "pelo que delas se leu a pontuação é quase certa",
+           "dealer_lacks_trump": "Batota! O jogador {dealer}, que deu as cartas, não tinha o "
+                                 "trunfo, {trump_pt}",
+           "card_already_played": "Batota! A carta {card_pt}, na vaza {round}, já tinha sido "
+                                  "jogada na vaza {first_round}",
+           "not_a_sueca_card": "A carta {card_pt} não é da sueca: o jogador {seat} tem de a "
+                               "retirar"},
 }
+# the fields of an announcement that name a card, and the field that says it in Portuguese
+_CARDS_PT = {"card": "card_pt", "trump": "trump_pt"}
+
+
+def _match_pt(data: dict) -> str:  # type: ignore[type-arg]
+    """The match's tally after a deal, in Portuguese."""
+    games = data["games_won"]
+    head = (f"A dupla {data['pair']} ganha {games} jogo{'s' if games != 1 else ''}"
+            if data["pair"] and games else "Nenhuma dupla ganha jogos")
+    text = f"Mão {data['deal']}: {head}. Partida: {data['tally'][0]} a {data['tally'][1]}"
+    if data["match_winner"]:
+        text += f". A dupla {data['match_winner']} ganhou a partida"
+    return text
 
 
 def spoken(item: Said, lang: str) -> str | None:
@@ -112,10 +131,16 @@ def spoken(item: Said, lang: str) -> str | None:
             data["card"] = spoken_card(data["card"], lang)
         if a.kind == "trump_suit":
             data["suit_pt"] = _SUITS_PT[data["suit"]]
+        for name, spoken_name in _CARDS_PT.items():
+            value = data.get(name)
+            if isinstance(value, str) and len(value) in (2, 3) and value[-1] in _SUITS_PT:
+                data[spoken_name] = spoken_card(value, "pt")
         if a.kind == "trump_settled":  # a card, or a suit (``Diamonds``) where none was named
             suit = Suit.from_full_name(data["card"])
             data["card_pt"] = _SUITS_PT[suit.symbol] if suit else spoken_card(data["card"], "pt")
         return phrase.format(**data)
+    if a.kind == "match_tally" and lang == "pt":
+        return _match_pt(data)
     if lang == "en":
         return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())
     if isinstance(a, Cheat):

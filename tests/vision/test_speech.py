@@ -100,3 +100,31 @@ def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
                "trick": ["1:AS"]}
     assert overlay.status(50.0, playing) == ["00:50.0  deal 2  trick 4  trump 7D",
                                              "score 10 | 4   on the table: 1:AS"]
+
+
+def test_cheating_a_card_out_of_the_deck_and_the_match_are_spoken_in_portuguese():
+    """Each says what happened, with the cards in words: cheating is not just "Batota!", and
+    the match's tally after a deal is said too (it was said only in English)."""
+    from referee.cards import Card
+    from referee.events import CardAlreadyPlayed, DealerLacksTrump, NotASuecaCard
+    from referee.match import MatchScored
+    from referee.seats import Pair, Seat
+
+    def pt(announcement):
+        return spoken(Said(0, 0.0, announcement), "pt")
+
+    assert pt(DealerLacksTrump(Seat(2), Card.parse("7D"), Seat(3), 4)) == (
+        "Batota! O jogador 2, que deu as cartas, não tinha o trunfo, sete de ouros")
+    assert pt(CardAlreadyPlayed(Seat(1), Card.parse("AS"), 5, 2)) == (
+        "Batota! A carta ás de espadas, na vaza 5, já tinha sido jogada na vaza 2")
+    assert pt(NotASuecaCard(Seat(4), Card.parse("9H"))) == (
+        "A carta nove de copas não é da sueca: o jogador 4 tem de a retirar")
+    assert pt(MatchScored(1, 2, Pair.A, (2, 0), None)) == (
+        "Mão 1: A dupla A ganha 2 jogos. Partida: 2 a 0")
+    assert pt(MatchScored(3, 0, None, (2, 2), None)) == (
+        "Mão 3: Nenhuma dupla ganha jogos. Partida: 2 a 2")
+    assert pt(MatchScored(4, 1, Pair.B, (2, 4), Pair.B)) == (
+        "Mão 4: A dupla B ganha 1 jogo. Partida: 2 a 4. A dupla B ganhou a partida")
+    # English says the message itself
+    assert spoken(Said(0, 0.0, MatchScored(1, 2, Pair.A, (2, 0), None)), "en") == (
+        "Deal 1: Pair A takes 2 games. Match: 2 to 0 games")
