@@ -252,7 +252,7 @@ def _read_other_outlines(image: np.ndarray, detections, partial: np.ndarray,  # 
     stands: "not a card" along a guessed outline says only that the guess is wrong. A card
     read along two ends' outline is one card: the second end's own reading goes. Such a card
     counts as partly shown, so it must be read surely to count."""
-    from .detect import joined_ends, past_the_edge_guesses
+    from .partial import joined_ends, past_the_edge_guesses
 
     height, width = image.shape[:2]
     drawn = [(i, guess, -1) for i, quad in enumerate(detections.quads)
@@ -290,7 +290,8 @@ def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # no
     inside the card). Versions of the search without the size and with backs read cards
     wrongly at 0.9 that were not so read before: a nine cut short by a table's stripe as a
     six at 0.995 (a validation design), a court card's inner frame as a back at 0.99."""
-    from .detect import card_planes, cards_shaped
+    from .detect import card_planes
+    from .outlines import cards_shaped
     from .edgelines import cards_on_top
 
     todo = np.flatnonzero(partial | (detections.confidence < PHOTO_MIN_CONFIDENCE))

@@ -16,7 +16,7 @@ import numpy as np
 
 from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
 from .deck import Deck
-from .detect import CardDetections
+from .detections import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
 from .pips import PIP_WEIGHT, count_pips

@@ -420,7 +420,7 @@ def _outlines(image: np.ndarray, detector: Any) -> np.ndarray:
     cards the detector finds at each of ``LOOKS``, the one with the sharpest weakest side
     where several lie over one another, each then moved to the picture's edges near it where
     that makes it sharper still."""
-    from .detect import refine_quads
+    from .outlines import refine_quads
     from .geometry import side_lengths
 
     found = [detector.detect(image, None, long_side=size) for size in LOOKS]

@@ -29,7 +29,7 @@ import math
 import cv2
 import numpy as np
 
-from .detect import CLOSE_BY
+from .outlines import CLOSE_BY
 from .geometry import side_lengths, taper
 
 # the longest straight edges kept a region; edges this close (degrees, px) are one

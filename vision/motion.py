@@ -46,7 +46,8 @@ import numpy as np
 
 from referee.seats import SEATS, Seat
 
-from .detect import CardDetections, table_box
+from .detect import table_box
+from .detections import CardDetections
 from .sources import preview
 from .table import Calibration
 

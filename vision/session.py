@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM, CardDetections
+from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM
+from .detections import CardDetections
 from .announcements import Said
 from .game import TableReferee
 from .motion import Action, ChangeGate

@@ -19,7 +19,7 @@ import numpy as np
 from referee.cards import Suit
 from referee.events import Cheat, Cut, GameOver
 
-from .detect import CardDetections
+from .detections import CardDetections
 from .announcements import Said
 from .game import TableReferee
 from .sources import Frame

@@ -24,7 +24,7 @@ import numpy as np
 
 from referee.seats import SEATS, Seat
 
-from .detect import CardDetections
+from .detections import CardDetections
 
 
 @dataclass(frozen=True)

@@ -328,7 +328,7 @@ class _ReadsWholeCardsOnly:
 
 
 def _ends_and_a_card(own_reading=("7H", 0.4)):
-    from vision.detect import CardDetections
+    from vision.detections import CardDetections
 
     quads = np.array([[(100, 100), (200, 100), (200, 150), (100, 150)],  # top end
                       [(300, 100), (400, 100), (400, 240), (300, 240)],  # a card of its own

@@ -7,12 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _back_on_the_edge,
-                           _card_shaped, _cut_by_the_edge, _enclosing_quad, _fill_holes,
-                           _fit_on_table, _fit_quad, _from_core, _join_split_cores,
-                           _meeting_corners, _outline, _quad_around, _refined_twice, _shrink,
-                           _snapped_cores, _split_waisted_cores, cards_shaped, joined_ends,
-                           past_the_edge, past_the_edge_guesses, refine_quads)
+from vision.detect import _fill_holes, _join_split_cores, _shrink, _split_waisted_cores
+from vision.outlines import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _cut_by_the_edge,
+                             _enclosing_quad, _meeting_corners, back_on_the_edge, card_shaped,
+                             cards_shaped, core_outline, fit_on_table, fit_quad, quad_around,
+                             refine_quads, refined_twice, region_outline, snapped_cores)
+from vision.partial import joined_ends, past_the_edge, past_the_edge_guesses
 from vision.geometry import portrait_order, portrait_orders, slanted
 from vision.layout import CARD_MM
 from vision.table import from_corners
@@ -42,7 +42,7 @@ def test_small_holes_are_filled_and_table_between_cards_is_not():
 def test_a_slanted_card_gets_its_parallelogram_not_a_rectangle():
     corners = np.array([(50, 30), (110, 30), (90, 100), (30, 100)], float)
     region = _polygon_mask(corners)
-    quad, _ = _fit_quad(region)
+    quad, _ = fit_quad(region)
     # each true corner has a fitted corner within two pixels
     distances = np.linalg.norm(quad[:, None] - corners[None], axis=2).min(axis=0)
     assert distances.max() < 2.0, quad
@@ -88,7 +88,7 @@ def test_a_blurred_card_on_the_table_is_given_exactly_a_cards_size():
     true_mm = cv2.boxPoints(((250, 250), CARD_MM, 30.0)).astype(np.float64)
     seen_mm = centre + 0.85 * (true_mm - centre)  # the network saw it 15 % small
     region = _polygon_mask(calibration.to_image(seen_mm), (720, 1280))
-    quad, card_sized = _fit_on_table(_outline(region)[0], 1.0, (0, 0), calibration)
+    quad, card_sized = fit_on_table(region_outline(region)[0], 1.0, (0, 0), calibration)
     assert card_sized
     fitted_mm = calibration.to_table(quad)
     assert np.linalg.norm(fitted_mm[:, None] - true_mm[None], axis=2).min(axis=0).max() < 2.5
@@ -99,7 +99,7 @@ def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
     # only 70 % of its length shows: snapped to a card's size for its outline, but not whole
     seen_mm = cv2.boxPoints(((250, 250), (CARD_MM[0], 0.74 * CARD_MM[1]), 0.0))
     region = _polygon_mask(calibration.to_image(seen_mm.astype(np.float64)), (720, 1280))
-    quad, card_sized = _fit_on_table(_outline(region)[0], 1.0, (0, 0), calibration)
+    quad, card_sized = fit_on_table(region_outline(region)[0], 1.0, (0, 0), calibration)
     assert not card_sized
     sides = np.linalg.norm(np.roll(calibration.to_table(quad), -1, axis=0)
                            - calibration.to_table(quad), axis=1)
@@ -107,7 +107,7 @@ def test_a_card_cut_short_by_a_hand_is_snapped_but_not_called_card_sized():
     # and a region nothing like a card is not squared up
     blob = _polygon_mask(calibration.to_image(cv2.boxPoints(((250, 250), (150, 150), 0.0))
                                               .astype(np.float64)), (720, 1280))
-    quad, card_sized = _fit_on_table(_outline(blob)[0], 1.0, (0, 0), calibration)
+    quad, card_sized = fit_on_table(region_outline(blob)[0], 1.0, (0, 0), calibration)
     assert quad is None and not card_sized
 
 
@@ -151,7 +151,7 @@ def test_edges_are_snapped_on_the_grey_part_about_the_cards_as_on_the_whole_pict
     reaches = np.array([9.0, 6.0])
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     whole = refine_quads(gray, refine_quads(gray, guesses, reaches), 3.0)
-    part = _refined_twice(frame, guesses, reaches)
+    part = refined_twice(frame, guesses, reaches)
     assert np.abs(part - whole).max() < 0.1
     assert np.abs(part[0] - guesses[0]).max() > 4  # (the stripe was taken for the card's side)
 
@@ -199,7 +199,7 @@ def test_quads_are_ordered_and_measured_all_at_once_as_one_at_a_time():
         assert quad[0, 1] + quad[1, 1] <= quad[2, 1] + quad[3, 1]
     shaped = cards_shaped(quads * [1.0, 2.5], None)  # some stretched past a card's look
     assert shaped.any() and not shaped.all()
-    assert list(shaped) == [_card_shaped(q, None) for q in quads * [1.0, 2.5]]
+    assert list(shaped) == [card_shaped(q, None) for q in quads * [1.0, 2.5]]
 
 
 def test_a_card_seen_from_the_side_is_card_shaped_in_a_plain_photograph():
@@ -208,10 +208,10 @@ def test_a_card_seen_from_the_side_is_card_shaped_in_a_plain_photograph():
     def outline(width, height):
         return np.array([(0, 0), (width, 0), (width, height), (0, height)], float)
 
-    assert _card_shaped(outline(63, 88), None)
-    assert _card_shaped(outline(63, 62), None)  # 45 degrees off, along its length
-    assert _card_shaped(outline(44, 110), None)  # 55 degrees off, across it
-    assert not _card_shaped(outline(30, 110), None)
+    assert card_shaped(outline(63, 88), None)
+    assert card_shaped(outline(63, 62), None)  # 45 degrees off, along its length
+    assert card_shaped(outline(44, 110), None)  # 55 degrees off, across it
+    assert not card_shaped(outline(30, 110), None)
 
 
 def test_the_cores_of_two_cards_lying_over_each_other_are_cut_apart_at_their_waist():
@@ -262,7 +262,7 @@ def test_a_side_on_the_pictures_edge_stays_there_though_a_row_of_pips_pulls_it_i
     before = np.array([[(110.5, 1.0), (210.5, 1.5), (200.5, 148.0), (100.5, 148.0)]])
     snapped = refine_quads(gray, before, np.array([20.0]))
     assert snapped[0, :2, 1].min() > 10  # pulled in to the pips: why the side is put back
-    back = _back_on_the_edge(before, snapped, 400, 300)
+    back = back_on_the_edge(before, snapped, 400, 300)
     assert np.allclose(back[0, :2, 1], 0.0)
     # along the card's own slanted sides, not straight up
     for top, bottom in ((0, 3), (1, 2)):
@@ -272,7 +272,7 @@ def test_a_side_on_the_pictures_edge_stays_there_though_a_row_of_pips_pulls_it_i
     assert np.allclose(back[0, 2:], snapped[0, 2:])
     # an outline that was inside the picture before snapping keeps what snapping found
     inside = before + (0.0, 40.0)
-    assert np.array_equal(_back_on_the_edge(inside, snapped + (0.0, 40.0), 400, 300),
+    assert np.array_equal(back_on_the_edge(inside, snapped + (0.0, 40.0), 400, 300),
                           snapped + (0.0, 40.0))
 
 
@@ -326,11 +326,11 @@ def test_a_slanted_card_cut_at_the_pictures_corner_is_outlined_along_its_own_sid
     up = np.array([np.sin(turn), -np.cos(turn)]) * 160
     across = np.array([np.cos(turn), np.sin(turn)]) * 110
     card = np.array([own, own + up, own + up + across, own + across])
-    contour, hull, _ = _outline(_polygon_mask(card, (height, width)))
-    quad = _quad_around(contour, hull, (width, height))
+    contour, hull, _ = region_outline(_polygon_mask(card, (height, width)))
+    quad = quad_around(contour, hull, (width, height))
     assert _keeps_own_corner(quad, card)
     assert _cut_by_the_edge(quad, (width, height))
-    assert not _keeps_own_corner(_quad_around(contour, hull), card)  # as it was
+    assert not _keeps_own_corner(quad_around(contour, hull), card)  # as it was
 
 
 
@@ -345,15 +345,15 @@ def test_a_card_seen_from_close_by_gets_its_trapezium_and_a_small_one_its_rectan
     near = np.array([(150.0, 240.0), (350.0, 240.0)])
     far = np.array([(310.0, 40.0), (190.0, 40.0)])  # 120 px against 200
     card = np.array([far[1], far[0], near[1], near[0]])
-    contour, hull, _ = _outline(_rounded(_polygon_mask(card, (height, width)), 15))
-    quad = _quad_around(contour, hull, (width, height))
+    contour, hull, _ = region_outline(_rounded(_polygon_mask(card, (height, width)), 15))
+    quad = quad_around(contour, hull, (width, height))
     assert np.linalg.norm(quad[:, None] - card[None], axis=2).min(axis=0).max() < 2.5, quad
     # as a table's top-down view (no picture given) it stays the rectangle around it
-    rect = _quad_around(contour, hull)
+    rect = quad_around(contour, hull)
     assert np.linalg.norm(rect[:, None] - card[None], axis=2).min(axis=0).max() > 20
     small = (card - card.mean(axis=0)) / 3 + (240, 135)  # a third as big in the same picture
-    contour, hull, _ = _outline(_rounded(_polygon_mask(small, (height, width)), 5))
-    quad = _quad_around(contour, hull, (width, height))
+    contour, hull, _ = region_outline(_rounded(_polygon_mask(small, (height, width)), 5))
+    quad = quad_around(contour, hull, (width, height))
     assert np.linalg.norm(quad[:, None] - small[None], axis=2).min(axis=0).max() > 5
 
 
@@ -497,18 +497,18 @@ def test_a_cards_core_is_drawn_out_to_the_whole_card_in_picture_pixels():
         sides.append(ax * py - ay * px)
     mask = np.logical_and.reduce([side >= 0 for side in sides]) | np.logical_and.reduce(
         [side <= 0 for side in sides])
-    outline = _from_core(mask, scale, offset)
+    outline = core_outline(mask, scale, offset)
     error = min(np.abs(np.roll(portrait_order(outline), k, axis=0) - portrait_order(card)).max()
                 for k in range(4))
     assert error < 4.0  # a network pixel is 2 picture pixels, drawn out to 3.6
     tiny = np.zeros((200, 200), bool)
     tiny[50:53, 50:53] = True
-    assert _from_core(tiny, scale, offset) is None
+    assert core_outline(tiny, scale, offset) is None
     # snapped to a drawn card's edges, the outline of a core a little too small for it fits
     picture = np.full((400, 500), 60, np.uint8)
     cv2.fillPoly(picture, [np.round(card).astype(np.int32)], 230)
     shrunk = centre + (card - centre) * 0.93
-    snapped = _snapped_cores(picture, [None, shrunk])
+    snapped = snapped_cores(picture, [None, shrunk])
     assert np.isnan(snapped[0]).all()
     error = min(np.abs(np.roll(snapped[1], k, axis=0) - portrait_order(card)).max()
                 for k in range(4))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from referee.seats import SEATS, Seat
-from vision.detect import CardDetections
+from vision.detections import CardDetections
 from vision.motion import Action, ChangeGate
 from vision.table import from_corners
 
@@ -80,7 +80,7 @@ def test_a_new_calibration_forces_a_read_and_no_calibration_reads_nothing():
 
 
 def card_read_at(spot: tuple[float, float]):
-    from vision.detect import CardDetections
+    from vision.detections import CardDetections
 
     x, y = spot
     corners = np.array([(x - 31, y - 44), (x + 31, y - 44), (x + 31, y + 44), (x - 31, y + 44)])

@@ -9,7 +9,7 @@ import pytest
 
 from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, as_crop, weigh_by_pips
-from vision.detect import CardDetections
+from vision.detections import CardDetections
 from vision.pips import PIP_WEIGHT, count_pips
 from vision.studio.facesets import TinyFaces
 

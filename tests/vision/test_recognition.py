@@ -11,7 +11,8 @@ from referee import Card
 from referee.seats import SEATS
 from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, ClassifierError
-from vision.detect import CardDetections, CardDetector, DetectorError
+from vision.detect import CardDetector, DetectorError
+from vision.detections import CardDetections
 from vision.geometry import rectify
 from vision.layout import TableLayout
 from vision.studio.camera import Camera

@@ -76,7 +76,7 @@ def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
     import numpy as np
 
     from referee.config import RulesConfig
-    from vision.detect import CardDetections
+    from vision.detections import CardDetections
     from vision.game import TableReferee
     from vision.sinks import Overlay
     from vision.sources import Frame

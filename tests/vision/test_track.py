@@ -8,7 +8,7 @@ import pytest
 from referee import Card
 from referee.config import RulesConfig
 from referee.seats import Seat
-from vision.detect import CardDetections
+from vision.detections import CardDetections
 from vision.game import Phase, TableReferee
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
                           ZoneUnclear)

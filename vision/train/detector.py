@@ -27,7 +27,7 @@ import numpy as np
 
 from . import load_weights, run_training, train_mode, training_parser
 from ..options import at_least
-from ..detect import CORE_SHARE
+from ..outlines import CORE_SHARE
 
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
 RENDER_SCALE = 2  # training pictures are rendered this many times larger than NET_SIZE
