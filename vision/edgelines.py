@@ -14,7 +14,7 @@ four of them make is scored:
   ``ACROSS`` degrees from the other;
 - convex, inside the region, at least ``LEAST_SHARE`` of its area, each side at least
   ``LEAST_SIDE`` of the longest and no more than ``CLOSE_BY`` times the one across from it
-  (a card seen from close by: ``vision.detect``);
+  (a card seen from close by: ``vision.outlines``);
 - an edge along ``SIDE_SHOWN`` of each of its sides at least.
 
 The best few, by the weakest side's share shown times the square root of the area (a card,
