@@ -6,13 +6,13 @@ the table) shrunk to the long side its .yaml gives, ``input_long_side`` pixels, 
 every pixel, whether it shows a card and whether it lies in a card's core (the middle of a card,
 well inside its edges). Cores tell touching cards apart: each core seeds one card, and the card
 pixels around it are shared out between the seeds (a watershed); the cores of two cards lying
-over one another can run together, and are cut apart where they narrow. Each card's region
-is then fitted with a quadrilateral (on a calibrated table: a card-sized rectangle on the table
-plane), which is refined on the full-size picture by snapping its edges to the strongest
-nearby edges (``vision.outlines``). The cards found are a ``CardDetections``
-(``vision.detections``). With a calibration the detector can also look at only some seats' zones, which
-costs about the share of the table they cover (``vision.motion`` reads only the zones where
-something has come to rest).
+over one another can run together, and are cut apart where they narrow. Each card's region is
+then fitted with a quadrilateral (on a calibrated table: a card-sized rectangle on the table
+plane), which is refined on the full-size picture by snapping its edges to the strongest nearby
+edges (``vision.outlines``). The cards found are a ``CardDetections`` (``vision.detections``).
+With a calibration the detector can also look at only some seats' zones, which costs about the
+share of the table they cover (``vision.motion`` reads only the zones where something has come
+to rest).
 
 A card whose region does not fill its outline (a hand over it, the picture's edge through it) is
 kept but marked ``whole=False``: the classifier does not read it and the referee asks for it to

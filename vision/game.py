@@ -28,23 +28,18 @@ card that cannot be read is never guessed: the referee asks for it to be shown a
 cards played after it wait for it rather than being called out of turn. A trick swept away
 before all its cards were read is dropped unscored (nobody is judged on it), the next card
 played leads, and the deal ends with the score of the rounds read but no verdict, unless the
-deck settles the cards never read (``_settle``: the score, or at least the winner). A card read
-again where it was taken before on an unsure reading takes that earlier round back
-(``_withdraw_misread``): it is dropped, its card a gap for the deck.
+deck settles the cards never read (``vision.settlement``: the score, or at least the
+winner). A card read again where it was taken before on an unsure reading takes that earlier
+round back (``_withdraw_misread``): it is dropped, its card a gap for the deck.
 """
 
 from __future__ import annotations
 
 import copy
 import enum
-import itertools
-import math
-from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from referee.cards import FULL_DECK, SUECA_DECK, Card, CardError, Suit
 from referee.config import RulesConfig
@@ -54,7 +49,6 @@ from referee.events import (
     Announcement,
     CardPlayed,
     Cheat,
-    Cut,
     CardUnclear,
     GameIncomplete,
     GameOver,
@@ -64,20 +58,15 @@ from referee.events import (
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
-    TrumpSuitDeclared,
     TrumpSuitRevealed,
 )
 from referee.match import Match, MatchScored
-from referee.seats import Pair, Seat, TableOrder
+from referee.seats import Seat, TableOrder
 from referee.tricks import Play
 
 from .announcements import (
-    CardDeduced,
     CardKnown,
-    OutcomeSettled,
     Said,
-    ScoreLikely,
-    ScoreSettled,
     ShowAgain,
     TrumpInDoubt,
     TrumpNotRead,
@@ -86,8 +75,9 @@ from .announcements import (
     TrumpUndecided,
 )
 from .cardclasses import SUITS, part_fits
+from .settlement import Settlement, deal_result
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
-from .ways import LIKELY, MOST_WAYS, Dropped, TooMany, distinct, heaviest
+from .ways import Dropped
 
 
 # a trump card read unsurely is in doubt between the cards of its odds that hold at least
@@ -512,8 +502,8 @@ class TableReferee:
         # verdict counted for the match), and what the next deal has said so far
         after = first.held[first.held.index(over) + 1:] if over is not None else []
         tally = after[:1] if after and isinstance(after[0], MatchScored) else []
-        results = {None if o is None or isinstance(o, GameIncomplete) else self._result(o)
-                   for o in overs}
+        results = {None if o is None or isinstance(o, GameIncomplete)
+                   else deal_result(o, self.match.rules) for o in overs}
         match = self.match  # as before this deal, where the deal gives nothing to the match
         self._adopt(first.table)
         if over is not None and clean and all(o == over for o in overs):
@@ -521,7 +511,7 @@ class TableReferee:
                       and all(a in c.held for c in clean)]
             if over.cheat is None and not isinstance(over, GameIncomplete):
                 over = TrumpOutcome(over.score, over.outcome, None, (over.score,), 1.0,
-                                    self._result(over)[1], (), trumps)
+                                    deal_result(over, self.match.rules)[1], (), trumps)
             return proven + [over] + after
         if over is not None and clean and len(results) == 1 and None not in results:
             return [TrumpOutcome(over.score, over.outcome, None,
@@ -827,180 +817,10 @@ class TableReferee:
         return Dropped(self.referee.round, tuple(orders), parts, odds)
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
-        """A deal that ends with some tricks dropped, every card of the deck seen but the ones
-        never read: those can only be the ones not seen. The deal is scored again with each
-        way of putting them in their places (a card whose suit or rank was read only where
-        that allows) and of ordering a trick whose lead was a guess, if there are at most
-        ``MOST_WAYS`` such ways. A way that makes a play out of turn
-        cannot be what happened. If the ways left all show no cheating and give the same
-        score, that score and its verdict stand: with one way left the cards are named, with
-        several the referee says the score holds however they lie. Nobody is judged on a card
-        never read, and no verdict is given that cheating nobody could prove might overturn:
-        if any way left shows cheating, or the ways left differ in score, or none is left,
-        the deal keeps its "no verdict"."""
-        if not any(isinstance(a, GameIncomplete) for a in said) or not self._dropped \
-                or None in self._dropped \
-                or len(self._dropped) != len(self.referee.missed) \
-                or self.referee.trump_suit is None:
-            return said
-        dropped = [d for d in self._dropped if d is not None]
-        known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
-            card for d in dropped for _, card in d.orders[0] if card is not None]
-        missing = sorted(set(SUECA_DECK) - set(known), key=str)
-        gaps = sum(card is None for d in dropped for _, card in d.orders[0])
-        if len(known) != len(set(known)) or len(missing) != gaps:
-            return said
-        rest = [a for a in said if not isinstance(a, GameIncomplete)]
-        tries, budget = [], [20 * MOST_WAYS]
-        try:
-            for orders in itertools.product(*(d.orders for d in dropped)):
-                fits = [[c for c in missing if d.fits(seat, c)]
-                        for d, order in zip(dropped, orders) for seat, c in order if c is None]
-                tries += [(cards, orders) for cards in itertools.islice(
-                    distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
-                if len(tries) > MOST_WAYS:
-                    raise TooMany  # too many ways to tell apart
-        except TooMany:  # too many to try, or to look through (most of them dead ends)
-            likely = self._likely(dropped, missing, said)
-            return said if likely is None else rest + likely
-        ways = []
-        for cards, orders in tries:
-            over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
-            if over is not None:
-                ways.append((cards, orders, over))
-        if not ways:
-            return said
-        if any(over.cheat is not None for _, _, over in ways) \
-                or len({over.score for _, _, over in ways}) != 1:
-            likely = self._likely(dropped, missing, said)
-            if likely is not None:
-                return rest + likely
-            results = {self._result(over) for _, _, over in ways}
-            if len(results) == 1 and None not in results:  # one result, whatever the score
-                scores = Counter(over.score for _, _, over in ways)
-                return rest + [self._outcome([s for s, _ in scores.most_common()], 1.0,
-                                             results.pop(), said)]
-            return said
-        if len(ways) > 1:
-            rounds = tuple(d.round for d in dropped)
-            return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
-                           ways[0][2]]
-        cards, orders, over = ways[0]
-        fill = iter(cards)
-        deduced: list[Announcement] = [
-            CardDeduced(d.round, seat, str(next(fill)))
-            for d, order in zip(dropped, orders) for seat, c in order if c is None]
-        return rest + deduced + [over]
-
-    def _result(self, over: GameOver) -> tuple[Pair | None, int] | None:
-        """What a deal's verdict means for the match: the winner (None: a draw) and the games
-        it is worth; None where it shows cheating."""
-        if over.cheat is not None:
-            return None
-        winner = over.outcome.winner
-        return winner, self.match.rules.games_for(max(over.score)) if winner else 0
-
-    def _outcome(self, scores: list[tuple[int, int]], share: float,
-                 result: tuple[Pair | None, int], said: list[Announcement]) -> OutcomeSettled:
-        """The verdict of a deal whose result is settled but not its score (``scores``:
-        likeliest first, or, where the ways were not weighed, those most ways give first), in
-        place of its ``GameIncomplete`` (in ``said``)."""
-        missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
-        return OutcomeSettled(scores[0], Outcome.from_score(scores[0]), None, tuple(scores),
-                              float(share), result[1], missed)
-
-    def _likely(self, dropped: list[Dropped], missing: list[Card],
-                said: list[Announcement]) -> list[Announcement] | None:
-        """Where the ways of putting back the cards never read differ (in score, or some show
-        cheating), or are too many to try all: weigh each way by how well its cards fit what
-        the classifier read of the cards in their places (``Dropped.likelihood``, multiplied
-        over them). If the ways of one score, none showing cheating, hold at least ``LIKELY``
-        of the weight of all the ways the play allows, that score stands (``ScoreLikely``,
-        then the verdict). Only where every one of those cards was read whole at least once:
-        a card never seen leaves its ways as likely as each other, and counting ways is no
-        evidence of how the cards were played.
-
-        The ways are tried heaviest first (``heaviest``), at most ``MOST_WAYS`` of them; what
-        the ways not tried could weigh, at most, counts against the score, so the search can
-        stop as soon as the score is certain to hold its share.
-
-        Where no score holds that share but one result does (``_result``: the winner and the
-        games the deal is worth, none of its ways showing cheating), that result is the
-        verdict (``OutcomeSettled``, in place of the ``GameIncomplete`` in ``said``)."""
-        combos = list(itertools.product(*(d.orders for d in dropped)))
-        gaps = [[(d, seat) for d, order in zip(dropped, orders) for seat, c in order
-                 if c is None] for orders in combos]
-        if any(seat not in dict(d.odds) for slots in gaps for d, seat in slots):
-            return None
-        weights = [np.array([[d.likelihood(seat, c) if d.fits(seat, c) else 0.0
-                              for c in missing] for d, seat in slots]).reshape(-1, len(missing))
-                   for slots in gaps]
-        held: dict[tuple, float] = {}
-        overs: dict[tuple, GameOver] = {}
-        results: dict[tuple, dict[tuple[int, int], float]] = {}  # result -> score -> weight
-        total, first_way, left = 0.0, None, math.inf
-        for weight, picked, combo, untried in heaviest(weights, MOST_WAYS):
-            left = untried
-            cards = tuple(missing[i] for i in picked)
-            over = self._score_again(dict(zip((d.round for d in dropped), combos[combo])),
-                                     cards)
-            if over is None:
-                continue  # a play out of turn: not what happened
-            key = (over.score, over.cheat)
-            held[key] = held.get(key, 0.0) + weight
-            overs.setdefault(key, over)
-            result = self._result(over)
-            if result is not None:
-                scores = results.setdefault(result, {})
-                scores[over.score] = scores.get(over.score, 0.0) + weight
-            total += weight
-            if first_way is None:
-                first_way = (weight, cards, combo)  # the first tried is the heaviest
-            key, mass = max(held.items(), key=lambda item: item[1])
-            if key[1] is None and mass >= LIKELY * (total + untried):
-                break
-        else:
-            # no score holds enough of the weight, or too many ways to be sure: one result?
-            for result, scores in results.items():
-                share = sum(scores.values()) / (total + left)
-                if share >= LIKELY:
-                    ranked = sorted(scores, key=lambda score: -scores[score])
-                    return [self._outcome(ranked, share, result, said)]
-            return None
-        assert first_way is not None
-        weight, cards, combo = first_way
-        placed = tuple((d.round, seat, str(card)) for (d, seat), card
-                       in zip(gaps[combo], cards)) if weight >= LIKELY * (total + untried) \
-            else ()
-        rounds = tuple(d.round for d in dropped)
-        return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
-                            placed), overs[key]]
-
-    def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
-                     cards: tuple[Card, ...]) -> GameOver | None:
-        """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
-        order), the cheating it shows in its ``cheat``; None if it cannot be what happened (a
-        play out of turn, or anything else but tricks and cheating)."""
-        again = Referee(self.order)
-        trump, suit = self.referee.trump, self.referee.trump_suit
-        assert suit is not None
-        said = again.feed(TrumpRevealed(trump) if trump is not None else TrumpSuitRevealed(suit))
-        tricks, fill = iter(self.referee.tricks), iter(cards)
-        for number in range(1, ROUNDS + 1):
-            plays = dropped[number] if number in dropped else tuple(
-                (p.seat, p.card) for p in next(tricks).plays)
-            for seat, card in plays:
-                try:
-                    said += again.feed(CardPlayed(seat, card if card is not None
-                                                  else next(fill)))
-                except RefereeStateError:
-                    return None
-        over = [a for a in said if isinstance(a, GameOver)]
-        if any(not isinstance(a, (TrumpDeclared, TrumpSuitDeclared, Cut, TrickWon, GameOver,
-                                  Cheat)) for a in said) \
-                or len(over) != 1 or isinstance(over[0], GameIncomplete):
-            return None
-        return over[0]  # the first cheating proven is the verdict's ``cheat``
+        """``said`` with the deal settled from its dropped tricks where the rest of the deal
+        allows (``vision.settlement``)."""
+        return Settlement(self.referee, self.order, self.match.rules).settle(said,
+                                                                            self._dropped)
 
     def _count_sweeps(self, busy: bool) -> list[Announcement]:
         """In a deal whose trump was not read: a table that had cards and has none now was

@@ -1,0 +1,227 @@
+"""Settling a deal whose tricks were dropped: the cards never read surely can only be the cards
+of the deck not seen, so the deal is scored again with each way of putting them back
+(``Settlement.settle``). Where every way the play allows gives one score and no cheating,
+that score and its verdict stand; where the ways differ, they are weighed by what the
+classifier read of the cards in their places (``ways.heaviest``), and a score (or at least a
+result for the match) holding ``LIKELY`` of their weight stands. Nobody is judged on a card
+never read. ``vision.game.TableReferee`` settles each deal this way when it ends, and when a
+trick is dropped."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+
+from referee.cards import SUECA_DECK, Card
+from referee.engine import ROUNDS, Referee, RefereeStateError
+from referee.events import (
+    Announcement,
+    CardPlayed,
+    Cheat,
+    Cut,
+    GameIncomplete,
+    GameOver,
+    Outcome,
+    TrickWon,
+    TrumpDeclared,
+    TrumpRevealed,
+    TrumpSuitDeclared,
+    TrumpSuitRevealed,
+)
+from referee.match import MatchRules
+from referee.seats import Pair, Seat, TableOrder
+
+from .announcements import CardDeduced, OutcomeSettled, ScoreLikely, ScoreSettled
+from .ways import LIKELY, MOST_WAYS, Dropped, TooMany, distinct, heaviest
+
+
+class Settlement:
+    """The deal ``referee`` refereed (its tricks, the rounds it missed, its trump), played in
+    ``order``, settled under the match's ``rules``."""
+
+    def __init__(self, referee: Referee, order: TableOrder, rules: MatchRules) -> None:
+        self.referee = referee
+        self.order = order
+        self.rules = rules
+
+    def settle(self, said: list[Announcement],
+               dropped_all: list[Dropped | None]) -> list[Announcement]:
+        """A deal that ends with some tricks dropped, every card of the deck seen but the ones
+        never read: those can only be the ones not seen. The deal is scored again with each
+        way of putting them in their places (a card whose suit or rank was read only where
+        that allows) and of ordering a trick whose lead was a guess, if there are at most
+        ``MOST_WAYS`` such ways. A way that makes a play out of turn
+        cannot be what happened. If the ways left all show no cheating and give the same
+        score, that score and its verdict stand: with one way left the cards are named, with
+        several the referee says the score holds however they lie. Nobody is judged on a card
+        never read, and no verdict is given that cheating nobody could prove might overturn:
+        if any way left shows cheating, or the ways left differ in score, or none is left,
+        the deal keeps its "no verdict"."""
+        if not any(isinstance(a, GameIncomplete) for a in said) or not dropped_all \
+                or None in dropped_all \
+                or len(dropped_all) != len(self.referee.missed) \
+                or self.referee.trump_suit is None:
+            return said
+        dropped = [d for d in dropped_all if d is not None]
+        known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
+            card for d in dropped for _, card in d.orders[0] if card is not None]
+        missing = sorted(set(SUECA_DECK) - set(known), key=str)
+        gaps = sum(card is None for d in dropped for _, card in d.orders[0])
+        if len(known) != len(set(known)) or len(missing) != gaps:
+            return said
+        rest = [a for a in said if not isinstance(a, GameIncomplete)]
+        tries, budget = [], [20 * MOST_WAYS]
+        try:
+            for orders in itertools.product(*(d.orders for d in dropped)):
+                fits = [[c for c in missing if d.fits(seat, c)]
+                        for d, order in zip(dropped, orders) for seat, c in order if c is None]
+                tries += [(cards, orders) for cards in itertools.islice(
+                    distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
+                if len(tries) > MOST_WAYS:
+                    raise TooMany  # too many ways to tell apart
+        except TooMany:  # too many to try, or to look through (most of them dead ends)
+            likely = self._likely(dropped, missing, said)
+            return said if likely is None else rest + likely
+        ways = []
+        for cards, orders in tries:
+            over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
+            if over is not None:
+                ways.append((cards, orders, over))
+        if not ways:
+            return said
+        if any(over.cheat is not None for _, _, over in ways) \
+                or len({over.score for _, _, over in ways}) != 1:
+            likely = self._likely(dropped, missing, said)
+            if likely is not None:
+                return rest + likely
+            results = {deal_result(over, self.rules) for _, _, over in ways}
+            if len(results) == 1 and None not in results:  # one result, whatever the score
+                scores = Counter(over.score for _, _, over in ways)
+                return rest + [_outcome([s for s, _ in scores.most_common()], 1.0,
+                                             results.pop(), said)]
+            return said
+        if len(ways) > 1:
+            rounds = tuple(d.round for d in dropped)
+            return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
+                           ways[0][2]]
+        cards, orders, over = ways[0]
+        fill = iter(cards)
+        deduced: list[Announcement] = [
+            CardDeduced(d.round, seat, str(next(fill)))
+            for d, order in zip(dropped, orders) for seat, c in order if c is None]
+        return rest + deduced + [over]
+
+    def _likely(self, dropped: list[Dropped], missing: list[Card],
+                said: list[Announcement]) -> list[Announcement] | None:
+        """Where the ways of putting back the cards never read differ (in score, or some show
+        cheating), or are too many to try all: weigh each way by how well its cards fit what
+        the classifier read of the cards in their places (``Dropped.likelihood``, multiplied
+        over them). If the ways of one score, none showing cheating, hold at least ``LIKELY``
+        of the weight of all the ways the play allows, that score stands (``ScoreLikely``,
+        then the verdict). Only where every one of those cards was read whole at least once:
+        a card never seen leaves its ways as likely as each other, and counting ways is no
+        evidence of how the cards were played.
+
+        The ways are tried heaviest first (``heaviest``), at most ``MOST_WAYS`` of them; what
+        the ways not tried could weigh, at most, counts against the score, so the search can
+        stop as soon as the score is certain to hold its share.
+
+        Where no score holds that share but one result does (``_result``: the winner and the
+        games the deal is worth, none of its ways showing cheating), that result is the
+        verdict (``OutcomeSettled``, in place of the ``GameIncomplete`` in ``said``)."""
+        combos = list(itertools.product(*(d.orders for d in dropped)))
+        gaps = [[(d, seat) for d, order in zip(dropped, orders) for seat, c in order
+                 if c is None] for orders in combos]
+        if any(seat not in dict(d.odds) for slots in gaps for d, seat in slots):
+            return None
+        weights = [np.array([[d.likelihood(seat, c) if d.fits(seat, c) else 0.0
+                              for c in missing] for d, seat in slots]).reshape(-1, len(missing))
+                   for slots in gaps]
+        held: dict[tuple, float] = {}
+        overs: dict[tuple, GameOver] = {}
+        results: dict[tuple, dict[tuple[int, int], float]] = {}  # result -> score -> weight
+        total, first_way, left = 0.0, None, math.inf
+        for weight, picked, combo, untried in heaviest(weights, MOST_WAYS):
+            left = untried
+            cards = tuple(missing[i] for i in picked)
+            over = self._score_again(dict(zip((d.round for d in dropped), combos[combo])),
+                                     cards)
+            if over is None:
+                continue  # a play out of turn: not what happened
+            key = (over.score, over.cheat)
+            held[key] = held.get(key, 0.0) + weight
+            overs.setdefault(key, over)
+            result = deal_result(over, self.rules)
+            if result is not None:
+                scores = results.setdefault(result, {})
+                scores[over.score] = scores.get(over.score, 0.0) + weight
+            total += weight
+            if first_way is None:
+                first_way = (weight, cards, combo)  # the first tried is the heaviest
+            key, mass = max(held.items(), key=lambda item: item[1])
+            if key[1] is None and mass >= LIKELY * (total + untried):
+                break
+        else:
+            # no score holds enough of the weight, or too many ways to be sure: one result?
+            for result, scores in results.items():
+                share = sum(scores.values()) / (total + left)
+                if share >= LIKELY:
+                    ranked = sorted(scores, key=lambda score: -scores[score])
+                    return [_outcome(ranked, share, result, said)]
+            return None
+        assert first_way is not None
+        weight, cards, combo = first_way
+        placed = tuple((d.round, seat, str(card)) for (d, seat), card
+                       in zip(gaps[combo], cards)) if weight >= LIKELY * (total + untried) \
+            else ()
+        rounds = tuple(d.round for d in dropped)
+        return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
+                            placed), overs[key]]
+
+    def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
+                     cards: tuple[Card, ...]) -> GameOver | None:
+        """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
+        order), the cheating it shows in its ``cheat``; None if it cannot be what happened (a
+        play out of turn, or anything else but tricks and cheating)."""
+        again = Referee(self.order)
+        trump, suit = self.referee.trump, self.referee.trump_suit
+        assert suit is not None
+        said = again.feed(TrumpRevealed(trump) if trump is not None else TrumpSuitRevealed(suit))
+        tricks, fill = iter(self.referee.tricks), iter(cards)
+        for number in range(1, ROUNDS + 1):
+            plays = dropped[number] if number in dropped else tuple(
+                (p.seat, p.card) for p in next(tricks).plays)
+            for seat, card in plays:
+                try:
+                    said += again.feed(CardPlayed(seat, card if card is not None
+                                                  else next(fill)))
+                except RefereeStateError:
+                    return None
+        over = [a for a in said if isinstance(a, GameOver)]
+        if any(not isinstance(a, (TrumpDeclared, TrumpSuitDeclared, Cut, TrickWon, GameOver,
+                                  Cheat)) for a in said) \
+                or len(over) != 1 or isinstance(over[0], GameIncomplete):
+            return None
+        return over[0]  # the first cheating proven is the verdict's ``cheat``
+
+
+def deal_result(over: GameOver, rules: MatchRules) -> tuple[Pair | None, int] | None:
+    """What a deal's verdict means for the match: the winner (None: a draw) and the games
+    it is worth; None where it shows cheating."""
+    if over.cheat is not None:
+        return None
+    winner = over.outcome.winner
+    return winner, rules.games_for(max(over.score)) if winner else 0
+
+
+def _outcome(scores: list[tuple[int, int]], share: float,
+             result: tuple[Pair | None, int], said: list[Announcement]) -> OutcomeSettled:
+    """The verdict of a deal whose result is settled but not its score (``scores``:
+    likeliest first, or, where the ways were not weighed, those most ways give first), in
+    place of its ``GameIncomplete`` (in ``said``)."""
+    missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
+    return OutcomeSettled(scores[0], Outcome.from_score(scores[0]), None, tuple(scores),
+                          float(share), result[1], missed)
