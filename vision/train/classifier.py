@@ -49,6 +49,11 @@ def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
 def make_crops(split: str, per_class: int, seed: int, workers: int,
                hard: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """``per_class`` crops of every class from the designs of ``split``: (images, labels)."""
+    from ..studio.facesets import face_sets
+
+    # the face cache is built here, once, before the workers start: each worker building the
+    # designs it lacks at once wrote the files another was reading
+    face_sets(split, log=lambda message: print(message, file=sys.stderr))
     labels = np.repeat(np.arange(len(CLASSES)), per_class)
     rng = np.random.default_rng(seed)
     rng.shuffle(labels)

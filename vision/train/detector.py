@@ -88,6 +88,10 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_pictures(count: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    from ..studio.facesets import face_sets
+
+    # the face cache is built here, once, before the workers start (see ``classifier``)
+    face_sets("train", log=lambda message: print(message, file=sys.stderr))
     chunks = [(seed, s, min(s + 50, count)) for s in range(0, count, 50)]
     started = time.monotonic()
     parts = []
