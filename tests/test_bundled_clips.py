@@ -126,3 +126,21 @@ def test_a_game_resumed_from_its_event_log_says_all_the_clip_said(name):
         s.announcement.message for s in result.said]
     ends = [s.announcement for s in resumed.said][-2:]  # the deal's end, and the tally if any
     assert resumed.frame > 0 and any(isinstance(a, GameOver) for a in ends), ends
+
+
+def test_a_clip_whose_court_cards_go_unread_ends_with_the_hint_to_show_the_deck():
+    """game2's lattmann court cards are never read surely alone: the command ends by saying
+    how many, and that showing the deck first reads them. Shown the deck, it says nothing of
+    it; nor does game1, whose design the classifier reads."""
+    from tests.helpers import console_script, run_command
+
+    program = console_script("sueca-referee")
+    hint = "court cards were never read surely; an unfamiliar design's court cards are read"
+    alone = run_command([program, "replay", str(CLIPS / "game2.mp4")])
+    assert alone.returncode == 0 and hint in alone.stderr, alone.stderr
+    shown = run_command([program, "replay", str(CLIPS / "game2.mp4"), "--deck",
+                         str(DECKS / "lattmann.npz")])
+    assert shown.returncode == 0 and "Score: 60 | 60" in shown.stdout
+    assert hint not in shown.stderr
+    demo = run_command([program, "replay", str(CLIPS / "game1.mp4")])
+    assert demo.returncode == 0 and hint not in demo.stderr

@@ -116,6 +116,11 @@ class _Candidate:
     trouble: Announcement | None = None
 
 
+def _court_share(odds: tuple[tuple[str, float], ...]) -> float:
+    """How much of a reading's odds (card, probability) go to jacks, queens and kings."""
+    return sum(share for name, share in odds if name[:-1] in ("J", "Q", "K"))
+
+
 def _named(trump: Card | Suit) -> str:
     """A trump in doubt as announcements name it: a card (``7D``), or a suit (``Diamonds``)."""
     return str(trump) if isinstance(trump, Card) else trump.full_name
@@ -132,6 +137,9 @@ class TableReferee:
     deal: int = field(default=1, init=False)
     _began: int = field(default=-1, init=False)  # the frame this deal began on
     taken: list[CardLanded] = field(default_factory=list, init=False)  # landings played
+    # court cards (by the classifier's odds) never read surely, in tricks dropped for them, in
+    # all deals so far: an unfamiliar design's, which showing the deck first would read
+    courts_unread: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
         self.order = self.rules.order
@@ -741,6 +749,9 @@ class TableReferee:
                 for e, c in self._waiting]
         unread = self._unread_on_two_looks()
         self._dropped.append(self._cards_short())
+        if self._dropped[-1] is not None:
+            self.courts_unread += sum(_court_share(odds) >= 0.5
+                                      for _, odds in self._dropped[-1].odds)
         self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
                                         | {str(c) for _, c in self._waiting}))
         self._waiting = []

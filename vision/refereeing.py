@@ -9,6 +9,8 @@ from pathlib import Path
 from referee.events import GameOver
 
 PROG = "sueca-referee"
+# how many court cards never read surely make the referee suggest showing it the deck
+COURTS_HINT = 2
 
 
 def add_referee_options(command: argparse.ArgumentParser) -> None:
@@ -171,6 +173,10 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         print(f"{PROG} {command}: {note}", file=sys.stderr)
     if stats.unreadable:
         print(f"{PROG} {command}: {stats.unreadable} unreadable frames skipped", file=sys.stderr)
+    if deck is None and table.courts_unread >= COURTS_HINT:
+        print(f"{PROG} {command}: {table.courts_unread} court cards were never read surely; "
+              "an unfamiliar design's court cards are read once the players show the referee "
+              "their deck first ('sueca-referee deck', then --deck DECK.npz)", file=sys.stderr)
     if result is not None and result.frames and not result.calibrated_frames:
         print(f"{PROG} {command}: the table's markers were never found; give "
               "--calibration FILE (see 'sueca-referee calibrate')", file=sys.stderr)

@@ -1026,3 +1026,15 @@ def test_a_play_that_would_prove_a_revoke_unsurely_is_taken_as_its_trick_is_swep
     assert kinds.index("card_unclear") < kinds.index("trick_won", 2)
     revoke = said[kinds.index("revoke")]
     assert (revoke.round, str(revoke.card), str(revoke.proof)) == (1, "2C", "KH")
+
+
+def test_court_cards_never_read_surely_are_counted_for_the_hint_to_show_the_deck():
+    """A trick dropped for a card whose odds go mostly to jacks, queens and kings counts one
+    court card never read (``courts_unread``, which the referee commands turn into the hint
+    to show the deck first); a number card never read does not count."""
+    table, said = referee_over(_game1_tricks({(1, "KC")}, odds={(1, "KC"): {
+        "KC": 0.5, "KS": 0.3, "QC": 0.2}}))
+    assert "trick_missed" in [a.kind for a in said] and table.courts_unread == 1
+    table, said = referee_over(_game1_tricks({(1, "AH")}, odds={(1, "AH"): {
+        "AH": 0.6, "KH": 0.3, "AD": 0.1}}))
+    assert "trick_missed" in [a.kind for a in said] and table.courts_unread == 0
