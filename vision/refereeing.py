@@ -9,8 +9,6 @@ from pathlib import Path
 from referee.events import GameOver
 
 PROG = "sueca-referee"
-# how many court cards never read surely make the referee suggest showing it the deck
-COURTS_HINT = 2
 
 
 def add_referee_options(command: argparse.ArgumentParser) -> None:
@@ -49,7 +47,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
-    from vision.sinks import (ConsoleSink, SpeechSink, VideoSink, WindowSink, clock,
+    from vision.sinks import (ConsoleSink, DeckHint, SpeechSink, VideoSink, WindowSink, clock,
                               windows_can_open)
     from vision.sources import SourceError, SourceStats, camera_frames, open_source
     from vision.table import CalibrationError, CalibrationKeeper, load_calibration
@@ -135,6 +133,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     else:
         frames = camera_frames(ns.camera, ns.width, ns.height, ns.fps, stats)
     sinks = [ConsoleSink()]
+    if deck is None:  # said once a deal ends with court cards never read surely
+        sinks.append(DeckHint(f"{PROG} {command}"))
     log = None
     try:
         if ns.speak:
@@ -173,10 +173,6 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         print(f"{PROG} {command}: {note}", file=sys.stderr)
     if stats.unreadable:
         print(f"{PROG} {command}: {stats.unreadable} unreadable frames skipped", file=sys.stderr)
-    if deck is None and table.courts_unread >= COURTS_HINT:
-        print(f"{PROG} {command}: {table.courts_unread} court cards were never read surely; "
-              "an unfamiliar design's court cards are read once the players show the referee "
-              "their deck first ('sueca-referee deck', then --deck DECK.npz)", file=sys.stderr)
     if result is not None and result.frames and not result.calibrated_frames:
         print(f"{PROG} {command}: the table's markers were never found; give "
               "--calibration FILE (see 'sueca-referee calibrate')", file=sys.stderr)

@@ -19,8 +19,8 @@ import numpy as np
 from referee.cards import Suit
 from referee.events import Cheat, Cut, GameOver
 
-from .detections import CardDetections
 from .announcements import Said
+from .detections import CardDetections
 from .game import TableReferee
 from .sources import Frame
 from .table import Calibration
@@ -51,6 +51,41 @@ class ConsoleSink:
 
     def close(self) -> None:
         pass
+
+
+class DeckHint:
+    """Says once, on ``err``, that showing the referee the deck would read the court cards it
+    could not: when a deal ends (or the session does) with at least ``least`` court cards
+    never read surely (``TableReferee.courts_unread``). Only for a session shown no deck."""
+
+    def __init__(self, prefix: str, least: int = 2, err: TextIO | None = None) -> None:
+        self.prefix = prefix
+        self.least = least
+        self.err = err or sys.stderr
+        self.table: TableReferee | None = None
+        self.said = False
+
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        self.table = table
+        if any(isinstance(item.announcement, GameOver) for item in said):
+            self._say()
+        return True
+
+    def end(self, said: list[Said]) -> None:
+        self._say()
+
+    def close(self) -> None:
+        self._say()
+
+    def _say(self) -> None:
+        if self.said or self.table is None or self.table.courts_unread < self.least:
+            return
+        self.said = True
+        print(f"{self.prefix}: {self.table.courts_unread} court cards were never read surely; "
+              "an unfamiliar design's court cards are read once the players show the referee "
+              "their deck first ('sueca-referee deck', then --deck DECK.npz)", file=self.err,
+              flush=True)
 
 
 # -- speech ------------------------------------------------------------------------------------

@@ -128,3 +128,38 @@ def test_cheating_a_card_out_of_the_deck_and_the_match_are_spoken_in_portuguese(
     # English says the message itself
     assert spoken(Said(0, 0.0, MatchScored(1, 2, Pair.A, (2, 0), None)), "en") == (
         "Deal 1: Pair A takes 2 games. Match: 2 to 0 games")
+
+
+def test_the_deck_hint_is_said_once_when_a_deal_ends_with_court_cards_unread():
+    import io
+
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import DeckHint
+    from vision.sources import Frame
+
+    frame = Frame(np.zeros((8, 8, 3), np.uint8), 0, 0.0)
+    none = CardDetections()
+    over = [Said(0, 0.0, GameOver((60, 60), Outcome.DRAW))]
+    table = TableReferee(RulesConfig())
+    err = io.StringIO()
+    hint = DeckHint("sueca-referee live", err=err)
+    table.courts_unread = 1  # one is not enough to say anything
+    hint.frame(frame, none, None, table, over)
+    assert err.getvalue() == ""
+    table.courts_unread = 3
+    hint.frame(frame, none, None, table, [])  # said when a deal ends, not before
+    assert err.getvalue() == ""
+    hint.frame(frame, none, None, table, over)
+    hint.frame(frame, none, None, table, over)
+    hint.close()
+    assert err.getvalue().count("\n") == 1
+    assert err.getvalue().startswith("sueca-referee live: 3 court cards were never read surely")
+    # a session stopped mid-deal says it as it closes
+    late = DeckHint("sueca-referee live", err=err)
+    late.frame(frame, none, None, table, [])
+    late.close()
+    assert err.getvalue().count("\n") == 2
