@@ -567,13 +567,26 @@ def _results(tasks: list[ImageTask], crops: bool, workers: int,
         yield from pool.imap(_process, tasks, chunksize=4)
 
 
+def sheet_order(mistakes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mistakes in the order the contact sheet shows them, the ones that matter most
+    first: labelled cards read as other cards, surest first (those at or above the referee's
+    threshold it would have taken as plays); then the cards missed; then false cards, surest
+    first. Within each, the order of the images."""
+    def key(item: tuple[int, dict[str, Any]]) -> tuple[int, float, int]:
+        n, mistake = item
+        kind = 2 if mistake["truth"] == "no card" else 1 if mistake["read"] == "missed" else 0
+        return kind, -mistake.get("confidence", 0.0), n
+
+    return [m for _, m in sorted(enumerate(mistakes), key=key)]
+
+
 def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
     """A contact sheet of the mistakes: each card as cut out, with what it is and what was
     read. Returns how many it shows."""
     from .geometry import rectify
 
     tiles = []
-    for mistake in tally.mistakes[:limit]:
+    for mistake in sheet_order(tally.mistakes)[:limit]:
         image = cv2.imread(mistake["path"], cv2.IMREAD_COLOR) if "path" in mistake else None
         if image is None:
             continue
@@ -588,7 +601,11 @@ def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
                                   else "")
         cv2.putText(tile, f"read {said}", (3, 173), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
                     (0, 0, 200), 1, cv2.LINE_AA)
-        tiles.append(cv2.copyMakeBorder(tile, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=(80,) * 3))
+        # a card read wrongly as surely as a play needs (the referee would have taken it) is
+        # framed in red
+        sure = mistake["truth"] != "no card" and mistake.get("confidence", 0.0) >= SURE
+        tiles.append(cv2.copyMakeBorder(tile, 2, 2, 2, 2, cv2.BORDER_CONSTANT,
+                                        value=(0, 0, 230) if sure else (80,) * 3))
     if not tiles:
         sheet = np.full((60, 320, 3), 255, np.uint8)
         cv2.putText(sheet, "no mistakes", (10, 38), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2)

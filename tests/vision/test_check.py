@@ -22,6 +22,7 @@ from vision.check import (
     match_outlines,
     read_labels,
     report,
+    sheet_order,
 )
 from vision.geometry import portrait_order, rectify
 
@@ -373,3 +374,16 @@ def test_a_missing_model_is_a_one_line_error_with_any_number_of_workers(tmp_path
                         "--workers", workers])
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert f"model '{tmp_path}" in done.stderr and "is missing" in done.stderr
+
+
+def test_the_contact_sheet_shows_the_surest_misreadings_first():
+    """On a big set the sheet's 48 tiles are the mistakes that matter most: cards read as
+    other cards, surest first (the referee's threshold reached: it would have taken them),
+    then cards missed, then false cards; each kind in the order of the images."""
+    mistakes = [{"image": "a", "truth": "no card", "read": "7H", "confidence": 0.95},
+                {"image": "b", "truth": "KS", "read": "missed"},
+                {"image": "c", "truth": "QH", "read": "JH", "confidence": 0.4},
+                {"image": "d", "truth": "AS", "read": "AC", "confidence": 0.93},
+                {"image": "e", "truth": "2C", "read": "missed"},
+                {"image": "f", "truth": "no card", "read": "back", "confidence": 0.5}]
+    assert [m["image"] for m in sheet_order(mistakes)] == ["d", "c", "b", "e", "a", "f"]
