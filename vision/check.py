@@ -520,13 +520,11 @@ def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
         "seat_accuracy": ratio(tally.seat_right, tally.seat_checked),
         "wrong_at_or_above": {str(k): v for k, v in tally.wrong_confident.items()},
         # the mistakes the referee would have taken as plays: each card read wrongly at least
-        # as surely as the lowest threshold counted above, surest first
+        # as surely as a play needs, surest first
         "wrong_confident": sorted(
             ({"image": m["image"], "truth": m["truth"], "read": m["read"],
               "confidence": round(m["confidence"], 4)}
-             for m in tally.mistakes
-             if m["truth"] != "no card" and m.get("confidence") is not None
-             and m["confidence"] >= min(tally.wrong_confident)),
+             for m in tally.mistakes if _misread(m) and m["confidence"] >= SURE),
             key=lambda m: (-m["confidence"], m["image"])),
         "confusions": [{"truth": t, "read": r, "count": n}
                        for (t, r), n in tally.confusions.most_common(15)],
@@ -574,10 +572,16 @@ def sheet_order(mistakes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     first. Within each, the order of the images."""
     def key(item: tuple[int, dict[str, Any]]) -> tuple[int, float, int]:
         n, mistake = item
-        kind = 2 if mistake["truth"] == "no card" else 1 if mistake["read"] == "missed" else 0
+        kind = 0 if _misread(mistake) else 1 if mistake["read"] == "missed" else 2
         return kind, -mistake.get("confidence", 0.0), n
 
     return [m for _, m in sorted(enumerate(mistakes), key=key)]
+
+
+def _misread(mistake: dict[str, Any]) -> bool:
+    """Whether a mistake (``Tally.mistakes``) is a labelled card read as something else (with
+    a confidence, as ``Tally.wrong`` counts it), not a card missed or a false card."""
+    return mistake["truth"] != "no card" and mistake["read"] != "missed"
 
 
 def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
@@ -603,7 +607,7 @@ def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
                     (0, 0, 200), 1, cv2.LINE_AA)
         # a card read wrongly as surely as a play needs (the referee would have taken it) is
         # framed in red
-        sure = mistake["truth"] != "no card" and mistake.get("confidence", 0.0) >= SURE
+        sure = _misread(mistake) and mistake["confidence"] >= SURE
         tiles.append(cv2.copyMakeBorder(tile, 2, 2, 2, 2, cv2.BORDER_CONSTANT,
                                         value=(0, 0, 230) if sure else (80,) * 3))
     if not tiles:

@@ -1,6 +1,7 @@
 """Argparse types shared by the program's commands, the training scripts and the benchmarks:
 a wrong count, rate, share or picture size is a one-line usage error naming the option, never
-a traceback later."""
+a traceback later; and ``cannot_write``, the check every command makes of an output path
+before it starts its work."""
 
 from __future__ import annotations
 

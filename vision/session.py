@@ -11,6 +11,7 @@ with no card in any zone skip the classifier entirely.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -96,9 +97,9 @@ class EventLog:
         if keep_earlier and not append and path.is_file() and path.stat().st_size > 0:
             # never write over a game recorded earlier (one not resumed by mistake, say):
             # it is kept beside, as NAME.1.jsonl (or the next number free)
-            self.kept = next(path.with_name(f"{path.stem}.{n}{path.suffix}")
-                             for n in range(1, 10_000)
-                             if not path.with_name(f"{path.stem}.{n}{path.suffix}").exists())
+            numbered = (path.with_name(f"{path.stem}.{n}{path.suffix}")
+                        for n in itertools.count(1))
+            self.kept = next(name for name in numbered if not name.exists())
             path.rename(self.kept)
         self.handle = path.open("a" if append else "w", encoding="utf-8")
 

@@ -170,9 +170,9 @@ def spoken(item: Said, lang: str) -> str | None:
             value = data.get(name)
             if isinstance(value, str) and len(value) in (2, 3) and value[-1] in _SUITS_PT:
                 data[spoken_name] = spoken_card(value, "pt")
-        if a.kind == "trump_settled":  # a card, or a suit (``Diamonds``) where none was named
-            suit = Suit.from_full_name(data["card"])
-            data["card_pt"] = _SUITS_PT[suit.symbol] if suit else spoken_card(data["card"], "pt")
+        if a.kind == "trump_settled" and "card_pt" not in data:  # a suit (``Diamonds``),
+            suit = Suit.from_full_name(data["card"])  # where no card was named
+            data["card_pt"] = _SUITS_PT[suit.symbol] if suit else data["card"]
         return phrase.format(**data)
     if a.kind == "match_tally" and lang == "pt":
         return _match_pt(data)
