@@ -110,9 +110,29 @@ class CardClassifier:
         never to prove cheating on. A reading at or above ``below`` stands as it is, so a card
         played twice is still read as itself."""
         probs = self.probabilities(crops)
-        if self.deck is not None:
-            self.deck.weigh(crops, probs)
+        self._weigh_by_deck(crops, probs, at_most)
         return self._classify(probs, ruled_out, below, at_most)
+
+    def _weigh_by_deck(self, crops: np.ndarray, probs: np.ndarray, at_most: float) -> None:
+        """Weigh ``probs`` in place by the deck shown, if any (``Deck.weigh``). Where that makes
+        a crop another card than the classifier read it as, the deck's reading is mixed back
+        with the classifier's until it is at most ``at_most`` sure: enough to be a play, never
+        to prove cheating on. A crop can look much like a kept card it is not (a wreathed
+        ace of clubs like a plain ace of spades kept, whose own ace is not), and on two looks
+        alike the deck would be as sure both times: one classifier's fine-tune read bellot's
+        ace of clubs 0.76-0.84 as itself, the deck made it the ace of spades at 0.999, and
+        four false accusations followed in one game."""
+        if self.deck is None:
+            return
+        alone = probs.copy()
+        self.deck.weigh(crops, probs)
+        rows = np.arange(len(probs))
+        best = probs.argmax(axis=1)
+        turned = np.flatnonzero((best != alone.argmax(axis=1)) & (probs[rows, best] > at_most))
+        for row in turned:
+            top, was = probs[row, best[row]], alone[row, best[row]]
+            share = (at_most - was) / (top - was)  # of the deck's reading kept (was < at_most)
+            probs[row] = share * probs[row] + (1.0 - share) * alone[row]
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
@@ -147,8 +167,7 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
-        if self.deck is not None:
-            self.deck.weigh(crops, probs)
+        self._weigh_by_deck(crops, probs, at_most)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
                               for crop, doubt in zip(crops, unsure)])

@@ -389,3 +389,41 @@ def test_a_game_resumed_from_its_log_is_refereed_with_the_deck_it_was_shown(tmp_
     done = run_command([program, "replay", clip, "--resume", str(log)])
     assert done.returncode == 0 and "which is not there: carrying on without it" in done.stderr
     assert "The game resulted in a draw." not in done.stdout
+
+
+class _TurningDeck:
+    """A deck that makes every crop the card ``to``, as sure as ``sure`` (as a kept card a
+    crop looks much like would)."""
+
+    def __init__(self, to: str, sure: float) -> None:
+        self.to, self.sure = to, sure
+
+    def weigh(self, crops: np.ndarray, probs: np.ndarray) -> None:
+        probs *= (1 - self.sure) / probs.sum(axis=1, keepdims=True)
+        probs[:, CLASSES.index(self.to)] += self.sure
+
+
+def test_a_card_the_deck_turns_into_another_is_a_play_but_never_proof(models, monkeypatch):
+    """Bellot's wreathed ace of clubs, read 0.8 as itself, looks much like a plain ace of
+    spades kept in the deck, which made it the ace of spades at 0.999: a card the deck turns
+    into another may be played on, but in play (``at_most``, the referee's accuse_confidence
+    less 0.01) it is never sure enough, nor is its suit, to accuse anyone on."""
+    _, classifier = models
+    crops = np.zeros((1, 96, 64, 3), np.uint8)
+    alone = _reading(AC=0.8, AS=0.19)
+    monkeypatch.setattr(classifier, "probabilities", lambda c: alone.copy())
+    monkeypatch.setattr(classifier, "deck", _TurningDeck("AS", 0.999))
+    # measured by 'check' (no referee: no ceiling), the deck's reading stands
+    names, confidence = classifier.classify(crops)
+    assert names == ["AS"] and confidence[0] > 0.998
+    # in play it is a play, at most 0.97 sure, and no more surely a spade
+    names, confidence = classifier.classify(crops, at_most=0.97)
+    assert names == ["AS"] and 0.9 <= confidence[0] <= 0.97 + 1e-6
+    probs = alone.copy()
+    classifier._weigh_by_deck(crops, probs, 0.97)
+    spades = [CLASSES.index(c) for c in CLASSES if c.endswith("S")]
+    assert probs[0, spades].sum() < 0.98
+    # a reading the deck makes surer without turning it stays as sure as the deck makes it
+    monkeypatch.setattr(classifier, "probabilities", lambda c: _reading(AS=0.8, AC=0.19))
+    names, confidence = classifier.classify(crops, at_most=0.97)
+    assert names == ["AS"] and confidence[0] > 0.998
