@@ -9,7 +9,9 @@ States of one deal::
 In PLAYING, each ``CardPlayed`` is either taken into the current trick or turned away. It is
 turned away, with an announcement and the state left exactly as it was, when the reading is
 unsure (``CardUnclear``), when it is not a Sueca card (``NotASuecaCard``), or when the seat is not
-the one whose turn it is (``OutOfTurn``). A play that would prove cheating is only taken when its
+the one whose turn it is (``OutOfTurn``; but where whose lead it is rests on the last round's
+cards or the trump read under ``accuse_confidence``, ``turn_in_doubt``, another seat's lead is
+taken as a guess, as after a dropped trick). A play that would prove cheating is only taken when its
 reading is at least ``accuse_confidence`` sure; otherwise it is ``CardUnclear`` too, so nobody is
 accused on a doubtful reading. So is a card read as one already played when that proves
 nothing (one of the two readings is unsure): it is taken only if read that surely. The earlier
@@ -195,6 +197,21 @@ class Referee:
         return self.phase is Phase.OVER
 
     @property
+    def turn_in_doubt(self) -> bool:
+        """Whether whose lead it is now rests on a reading too unsure to accuse on: the last
+        round's winner was worked out from its cards and the trump, and one of them was read
+        under ``accuse_confidence`` (misread, it may have given the trick to another seat). A
+        lead by another seat is then no proof that anyone played out of turn. Never so at
+        ``accuse_confidence`` 0 (a game file), nor once the trick in progress is led."""
+        if self.plays or self.leader is None or self.round == 1 or not self.tricks \
+                or self.round - 1 in self.missed or self.phase is not Phase.PLAYING:
+            return False
+        last = self.tricks[-1]  # (in the order of their rounds: the last round's)
+        return self._trump_sureness < self.accuse_confidence or any(
+            self._played.get(play.card, (0, 0.0))[1] < self.accuse_confidence
+            for play in last.plays)
+
+    @property
     def lead_known(self) -> bool:
         """Whether who led the trick in progress is known, not guessed after a dropped trick
         from the first card read (the true lead may have been a card never read)."""
@@ -245,7 +262,11 @@ class Referee:
             return [NotASuecaCard(seat, card)]
         expected = self.to_play if self.leader is not None else seat
         assert expected is not None
-        if seat != expected:
+        # the last round's winner may have been misread: another seat's lead is taken as
+        # after a dropped trick, a guess (unless it came down alone) on which nobody is
+        # judged (no cut is said, no failure to follow proves anything)
+        reseated = seat != expected and self.turn_in_doubt
+        if seat != expected and not reseated:
             return [OutOfTurn(seat, card, expected, self.round)]
         event = self._known_by_elimination(event)
         cheats = self._cheats_proven_by(seat, card)
@@ -261,6 +282,8 @@ class Referee:
             return [CardUnclear(seat, card, event.confidence)]
         # From here on the play is taken.
         said: list[Announcement] = self._take(event, cheats)
+        if reseated:
+            self.leader = None
         if not self.plays:
             # after a dropped trick whoever plays first leads; unless the card came down
             # alone, that is a guess, and in this trick a card never read may have led

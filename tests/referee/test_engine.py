@@ -748,3 +748,45 @@ def test_a_card_never_read_is_weighed_against_the_unsure_plays_it_may_be(gap, pl
     referee.feed(read_as(4, "3C", play_odds["3C"], play_odds))
     assert referee.only_card_left(tuple(gap.items())) == (Card.parse("3S") if known else None)
     assert referee.first_reading(Card.parse("3C"))[1] < 0.98  # still no evidence
+
+
+def _round_two_led_by_seat_3(sure_of_the_cut: float, alone: bool = False) -> tuple:
+    """Round 1 (trump diamonds): AH, 2D (seat 2 cuts, read ``sure_of_the_cut``), 5H, 2H, so
+    seat 2 won and leads round 2; seat 3 leads it instead."""
+    referee = start(min_confidence=0.9, accuse_confidence=0.98)
+    for seat, card, confidence in ((1, "AH", 0.99), (2, "2D", sure_of_the_cut),
+                                   (3, "5H", 0.99), (4, "2H", 0.99)):
+        referee.feed(CardPlayed(Seat(seat), Card.parse(card), confidence))
+    assert referee.to_play == Seat(2)
+    return referee, referee.feed(CardPlayed(Seat(3), Card.parse("AC"), 0.99, alone=alone))
+
+
+def test_a_lead_by_another_seat_after_a_round_won_on_an_unsure_reading_is_nobody_s_fault():
+    """Who leads round 2 rests on round 1's winner, which rests on its cards: read surely,
+    seat 3's lead is out of turn; with the cut read only well enough to play (0.95), the
+    trick may have been another seat's, and seat 3's lead is taken as after a dropped trick,
+    a guess on which nobody is judged (unless it came down alone)."""
+    referee, said = _round_two_led_by_seat_3(0.99)
+    assert [a.kind for a in said] == ["out_of_turn"] and not referee.plays
+    referee, said = _round_two_led_by_seat_3(0.95)
+    assert said == [] and referee.plays == [Play(Seat(3), Card.parse("AC"))]
+    assert not referee.lead_known and referee.to_play == Seat(4)
+    # seat 4 cuts the guessed lead: no cut is said, and its failure proves nothing
+    said = referee.feed(CardPlayed(Seat(4), Card.parse("3D"), 0.99))
+    assert said == [] and referee._failed_to_follow[(Seat(4), Suit.CLUBS)].lead is None
+    # a lead that came down alone is known to lead: play goes on as in any round
+    referee, said = _round_two_led_by_seat_3(0.95, alone=True)
+    assert said == [] and referee.lead_known
+    said = referee.feed(CardPlayed(Seat(4), Card.parse("3D"), 0.99))
+    assert [a.kind for a in said] == ["cut"]
+
+
+def test_a_lead_by_another_seat_under_a_trump_read_unsurely_is_nobody_s_fault():
+    """Every card of round 1 read surely, but the trump only well enough to play (0.95):
+    read as another card, another suit may be trump and the trick another seat's."""
+    referee = Referee(min_confidence=0.9, accuse_confidence=0.98)
+    referee.feed(TrumpRevealed(Card.parse("7D"), 0.95))
+    for seat, card in ((1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")):
+        referee.feed(CardPlayed(Seat(seat), Card.parse(card), 0.99))
+    assert referee.to_play == Seat(2) and referee.turn_in_doubt
+    assert referee.feed(CardPlayed(Seat(3), Card.parse("AC"), 0.99)) == []
