@@ -345,6 +345,8 @@ def test_the_deck_command_takes_the_aces_in_a_second_picture_or_from_the_camera(
                         str(tmp_path / "aces.png"), "--out", str(tmp_path / "a.npz")])
     assert done.returncode == 0, done.stderr
     assert Deck.load(tmp_path / "a.npz").cards == LAID_OUT + ["AS"]
+    # and it says why the plain aces were left out
+    assert "AC, AD, AH: read surely as they are, so not kept" in done.stdout, done.stdout
     # the aces alone are no deck; nor are three pictures, or --aces with pictures, asked for
     done = run_command([program, "deck", "--image", str(tmp_path / "aces.png"),
                         "--out", str(tmp_path / "b.npz")])

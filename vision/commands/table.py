@@ -152,7 +152,7 @@ def run_deck(ns: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.classify import CardClassifier, ClassifierError
-    from vision.deck import LAYOUT, SHOWN, DeckError, NothingToKeep, enrol
+    from vision.deck import ACES, LAYOUT, SHOWN, DeckError, NothingToKeep, enrol
     from vision.detect import CardDetector, DetectorError
     from vision.models import MODELS
 
@@ -210,6 +210,10 @@ def run_deck(ns: argparse.Namespace) -> int:
         print(f"{PROG} {command}: {error.strerror or error}", file=sys.stderr)
         return 1
     print(f"deck written to {ns.out}: {', '.join(deck.cards)}")
+    plain = [ace for ace in ACES if ace not in deck.cards]
+    if len(plain) < len(ACES):  # the aces were shown, and some kept
+        notes.append(f"{', '.join(plain)}: read surely as they are, so not kept (only aces "
+                     "drawn their own way need showing)")
     for note in notes:
         print(note)
     return 0
