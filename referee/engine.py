@@ -203,7 +203,7 @@ class Referee:
         under ``accuse_confidence`` (misread, it may have given the trick to another seat). A
         lead by another seat is then no proof that anyone played out of turn. Never so at
         ``accuse_confidence`` 0 (a game file), nor once the trick in progress is led."""
-        if self.plays or self.leader is None or self.round == 1 or not self.tricks \
+        if self.plays or self.leader is None or not self.tricks \
                 or self.round - 1 in self.missed or self.phase is not Phase.PLAYING:
             return False
         last = self.tricks[-1]  # (in the order of their rounds: the last round's)

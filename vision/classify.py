@@ -126,13 +126,13 @@ class CardClassifier:
             return
         alone = probs.copy()
         self.deck.weigh(crops, probs)
-        rows = np.arange(len(probs))
         best = probs.argmax(axis=1)
-        turned = np.flatnonzero((best != alone.argmax(axis=1)) & (probs[rows, best] > at_most))
-        for row in turned:
-            top, was = probs[row, best[row]], alone[row, best[row]]
-            share = (at_most - was) / (top - was)  # of the deck's reading kept (was < at_most)
-            probs[row] = share * probs[row] + (1.0 - share) * alone[row]
+        top = probs[np.arange(len(probs)), best]
+        turned = np.flatnonzero((best != alone.argmax(axis=1)) & (top > at_most))
+        was = alone[turned, best[turned]]  # under a half: not the classifier's own reading
+        # the share of the deck's reading kept, so that the turned card is ``at_most`` sure
+        share = np.clip((at_most - was) / (top[turned] - was), 0.0, 1.0)[:, None]
+        probs[turned] = share * probs[turned] + (1.0 - share) * alone[turned]
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,

@@ -1,7 +1,7 @@
 """``sueca-referee``: the main program, its arguments and the dispatch to its subcommands.
 
 The entry point is thin: it reads the configuration once and hands it to the subcommand, whose
-``run_*`` lives in ``vision.commands`` (``replay`` and ``live``: ``vision.refereeing``).
+``run_*`` lives in ``vision.commands`` (``replay`` and ``live``: its ``referee``).
 ``score`` keeps the coursework scorer's own argument handling and wording, so its arguments are
 passed to it untouched.
 """
@@ -203,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--quiet", action="store_true", help="no progress line")
     check.set_defaults(run=run_check)
 
-    from vision.refereeing import add_referee_options, run_referee
+    from vision.commands.referee import add_referee_options, run_referee
 
     replay = commands.add_parser(
         "replay", help="referee a recorded clip (or a folder of frames)",

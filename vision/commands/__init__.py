@@ -1,7 +1,8 @@
-"""The subcommands of ``sueca-referee`` other than ``score``, ``replay`` and ``live``, one module a
-group: the studio's (``studio``), setting up a table (``table``: markers, calibrate, deck) and
-measuring recognition (``check``). Each ``run_*`` takes the parsed arguments and returns the exit
-status; every failure is one line on stderr that starts with the program and command's name.
+"""The subcommands of ``sueca-referee`` other than ``score``, one module a group: the studio's
+(``studio``), setting up a table (``table``: markers, calibrate, deck), measuring recognition
+(``check``) and refereeing (``referee``: replay, live). Each ``run_*`` takes the parsed
+arguments and returns the exit status; every failure is one line on stderr that starts with the
+program and command's name.
 """
 
 from __future__ import annotations

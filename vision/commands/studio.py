@@ -8,7 +8,6 @@ import argparse
 import sys
 
 from vision.commands import PROG, says_unwritable, table_layout
-from vision.options import cannot_write
 
 
 def run_studio_images(ns: argparse.Namespace) -> int:
@@ -104,9 +103,7 @@ def run_studio_sheet(ns: argparse.Namespace) -> int:
     from vision.studio.sheet import contact_sheet
 
     labels = Path(ns.folder) / "labels.csv"
-    problem = cannot_write(ns.out, picture=True)
-    if problem:
-        print(f"{PROG} studio sheet: {problem}", file=sys.stderr)
+    if says_unwritable("studio sheet", (ns.out, True)):
         return 2
     try:
         n = contact_sheet(labels, Path(ns.out), ns.count, ns.columns, outlines=ns.outlines)

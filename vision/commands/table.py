@@ -8,7 +8,6 @@ import argparse
 import sys
 
 from vision.commands import PROG, WARM_UP_FRAMES, says_unwritable, table_layout
-from vision.options import cannot_write
 
 
 def run_markers(ns: argparse.Namespace) -> int:
@@ -19,9 +18,7 @@ def run_markers(ns: argparse.Namespace) -> int:
     layout = table_layout(ns, "markers")
     if layout is None:
         return 2
-    problem = cannot_write(ns.out, picture=True)
-    if problem:
-        print(f"{PROG} markers: {problem}", file=sys.stderr)
+    if says_unwritable("markers", (ns.out, True)):
         return 2
     page = marker_sheet(layout, ns.dpi)
     if not cv2.imwrite(ns.out, page):

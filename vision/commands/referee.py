@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 from referee.events import GameOver
-
-PROG = "sueca-referee"
+from vision.commands import PROG, says_unwritable
 
 
 def add_referee_options(command: argparse.ArgumentParser) -> None:
@@ -43,7 +42,6 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.deck import Deck, DeckError
     from vision.detect import CardDetector, DetectorError
     from vision.models import MODELS, threads_beside_reading
-    from vision.options import cannot_write
     from vision.game import TableReferee
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
@@ -92,10 +90,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         return fail(str(error), 2)
     if command == "replay" and not Path(ns.clip).exists():
         return fail(f"'{ns.clip}' does not exist")
-    for output in (ns.events, ns.out):  # said before a camera opens or a clip is played
-        problem = output and cannot_write(output)
-        if problem:
-            return fail(problem, 2)
+    if says_unwritable(command, (ns.events, False), (ns.out, False)):
+        return 2  # (said before a camera opens or a clip is played)
     truth = None
     if command == "replay" and ns.truth:  # read first: not found only after the whole clip
         from vision.studio.clip import read_truth
