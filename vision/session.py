@@ -150,24 +150,30 @@ def _log_lines(path: Path) -> list[str]:
 def resume_from(path: Path, table: TableReferee) -> Resumed:
     """Feed the tracker events of an earlier session's log into ``table``, rebuilding the game
     as it stood. Raises ``ValueError`` naming the line of a broken record (a last line cut
-    short by a crash is ignored)."""
+    short by a crash is ignored), or saying the file is no event log at all."""
+    from referee.seats import Seat
+
     lines = _log_lines(path)
-    last_frame, said_all = -1, []
+    last_frame, said_all, records = -1, [], 0
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
-            if n == len(lines):
-                break  # the write the crash interrupted
-            raise ValueError(f"{path}, line {n}: not JSON") from None
+            # the write a crash interrupted, if it began as every record does (the only
+            # line of a file that is nothing like a log is not one)
+            if n == len(lines) and (records or line.startswith('{"record"')):
+                break
+            raise ValueError(f"line {n} is not JSON" if records or n > 1
+                             else "it is not an event log") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"line {n} is not a record (a JSON object)")
+        records += 1
         if record.get("record") != "track":
             continue
         try:
             events = [track_event_from_dict(e) for e in record["events"]]
-            from referee.seats import Seat
-
             holding = {Seat(int(k)): v for k, v in record["holding"].items()}
             unread = frozenset(Seat(int(n)) for n in record.get("unread", []))
             empty = frozenset(Seat(int(n)) for n in record.get("empty", []))
@@ -179,8 +185,10 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
                      for k, (since, n) in record.get("looks", {}).items()}
             said = table.on_events(events, int(record["frame"]), float(record["time"]), holding,
                                    unread, empty, parts, odds, looks)
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"{path}, line {n}: {error}") from None
+        except KeyError as error:
+            raise ValueError(f"line {n}: a tracker record without its {error}") from None
+        except (AttributeError, TypeError, ValueError) as error:
+            raise ValueError(f"line {n}: a broken tracker record ({error})") from None
         said_all += said
         last_frame = int(record["frame"])
     return Resumed(last_frame, said_all)

@@ -251,7 +251,15 @@ def test_a_truth_log_that_cannot_be_read_is_refused_before_the_clip_is_refereed(
 @pytest.mark.parametrize("content, says", [
     (b"\xff\xfe\x00binary", "it is not an event log (not even text)"),
     (b'{"record": "session", "command": "replay", "deck": null}\nnot json\n{"frame": 3}\n',
-     "line 2"),
+     "line 2 is not JSON"),
+    # a file that is nothing like a log, though its only line could be a last line cut short
+    (b"x", "it is not an event log"),
+    (b'[1, 2]\n{"record": "session"}\n', "line 1 is not a record (a JSON object)"),
+    (b'{"record": "track", "frame": 3, "time": 0.1, "holding": {}}\n',
+     "line 1: a tracker record without its 'events'"),
+    (b'{"record": "track", "frame": 3, "time": 0.1, "events": [], "holding": [1]}\n{}\n',
+     "line 1: a broken tracker record"),
+    (None, "No such file or directory"),
 ])
 def test_a_log_that_cannot_be_resumed_from_is_named_in_one_line(tmp_path, content, says):
     from tests.helpers import console_script, run_command
@@ -259,12 +267,15 @@ def test_a_log_that_cannot_be_resumed_from_is_named_in_one_line(tmp_path, conten
     clip = tmp_path / "clip.mp4"
     write_video(clip, frames=3)
     log = tmp_path / "events.jsonl"
-    log.write_bytes(content)
+    if content is not None:
+        log.write_bytes(content)
     done = run_command([console_script("sueca-referee"), "replay", str(clip), "--resume",
                         str(log)])
     assert done.returncode != 0 and "Traceback" not in done.stderr
-    assert f"cannot resume from '{log}': " in done.stderr and says in done.stderr
-    assert log.read_bytes() == content  # the log is left as it was
+    assert f"cannot resume from '{log}': {says}" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    # the log is left as it was
+    assert log.read_bytes() == content if content is not None else not log.exists()
 
 
 def test_show_without_a_display_says_so_and_referees_on(tmp_path):

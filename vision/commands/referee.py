@@ -116,7 +116,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     if ns.resume:
         try:
             resumed = resume_from(Path(ns.resume), table)
-        except (OSError, ValueError) as error:
+        except OSError as error:
+            return fail(f"cannot resume from '{ns.resume}': {error.strerror or error}")
+        except ValueError as error:
             return fail(f"cannot resume from '{ns.resume}': {error}")
         if command == "replay":
             skip_until = resumed.frame
