@@ -1,8 +1,9 @@
 """The typed configuration of the rules, read once from ``config.yaml`` by the entry points.
 
-Only the sections the rules need are read here (``table``, ``match``, ``referee``); other
-top-level sections belong to the vision stages, which read their own. Unknown keys inside these
-sections are errors, so a typo does not silently fall back to a default.
+Only the sections the rules need are read here (``table``, ``match``, ``referee``); the other
+top-level section (``layout``) belongs to the vision stages, which read it themselves. Unknown
+sections, and unknown keys inside them, are errors, so a typo does not silently fall back to a
+default.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from .match import MatchRules
 from .seats import Direction, Seat, TableOrder
 
 PROJECT_CONFIG = Path(__file__).resolve().parent.parent / "config.yaml"
+# the config file's top-level sections: the rules' and the table layout's (``vision.layout``)
+SECTIONS = ("table", "match", "referee", "layout")
 
 
 class ConfigError(ValueError):
@@ -73,6 +76,13 @@ def read_config_file(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise ConfigError(f"config file '{path}' must hold a mapping of sections")
+    unknown = sorted(str(name) for name in data if name not in SECTIONS)
+    if unknown:
+        import difflib
+
+        like = difflib.get_close_matches(unknown[0], SECTIONS, n=1)
+        hint = f"did you mean '{like[0]}'?" if like else f"the sections are {', '.join(SECTIONS)}"
+        raise ConfigError(f"{path}: unknown section '{unknown[0]}' ({hint})")
     return data
 
 

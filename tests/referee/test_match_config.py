@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from referee import GameOver, Match, MatchRules, Outcome, Seat
@@ -71,12 +73,17 @@ def test_project_config_is_the_coursework_table():
     ("table: [1, 2]", "'table' must be a mapping"),
     ("- just\n- a list", "must hold a mapping"),
     ("table: {dealer: [", "not valid YAML"),
-    ("colour: blue\nmatch: {extra: 1}", "unknown key 'match.extra'"),
+    ("match: {extra: 1}", "unknown key 'match.extra'"),
+    # a section misspelt would otherwise leave every setting in it at its default
+    ("referree: {accuse_confidence: 0.99}",
+     "unknown section 'referree' (did you mean 'referee'?)"),
+    ("colour: blue\nmatch: {games_to_win: 4}",
+     "unknown section 'colour' (the sections are table, match, referee, layout)"),
 ])
 def test_bad_config_files(tmp_path, text, message):
     path = tmp_path / "config.yaml"
     path.write_text(text)
-    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace(".", r"\.")):
+    with pytest.raises(ConfigError, match=re.escape(message)):
         load_rules_config(path)
 
 
