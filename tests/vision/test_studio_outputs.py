@@ -179,7 +179,14 @@ def test_studio_clip_command_refuses_bad_input(tmp_path):
     broken = run_command([exe, "studio", "clip", str(bad), "--out", str(tmp_path / "a.mp4"),
                           "--designs", "tiny"])
     assert broken.returncode == 1 and "invalid" in broken.stderr
-    for done in (neither, missing, broken):
+    # a bad card: the scorer's two lines (the fault, then what a card must be) said as one
+    card = tmp_path / "card.sueca"
+    card.write_text("x\n")
+    miscard = run_command([exe, "studio", "clip", str(card), "--out", str(tmp_path / "a.mp4"),
+                           "--designs", "tiny"])
+    assert miscard.returncode == 1 and len(miscard.stderr.strip().splitlines()) == 1
+    assert "is invalid: Card 'x' is invalid! A card string" in miscard.stderr, miscard.stderr
+    for done in (neither, missing, broken, miscard):
         assert "Traceback" not in done.stderr
 
 
@@ -198,6 +205,12 @@ def test_contact_sheet_of_a_set(tmp_path):
                         str(tmp_path / "s.jpg")])
     assert done.returncode == 1 and "labels.csv" in done.stderr
     assert "Traceback" not in done.stderr
+    # a folder that is there, but holds no set
+    (tmp_path / "empty").mkdir()
+    done = run_command([exe, "studio", "sheet", str(tmp_path / "empty"), "--out",
+                        str(tmp_path / "s.jpg")])
+    assert done.returncode == 2 and f"no labels.csv in '{tmp_path / 'empty'}'" in done.stderr
+    assert not (tmp_path / "s.jpg").exists()
 
 
 def test_same_seed_same_clip(tmp_path):

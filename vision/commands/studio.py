@@ -103,6 +103,10 @@ def run_studio_sheet(ns: argparse.Namespace) -> int:
     from vision.studio.sheet import contact_sheet
 
     labels = Path(ns.folder) / "labels.csv"
+    if Path(ns.folder).is_dir() and not labels.is_file():
+        print(f"{PROG} studio sheet: no labels.csv in '{ns.folder}' (a folder that "
+              "'sueca-referee studio images' wrote)", file=sys.stderr)
+        return 2
     if says_unwritable("studio sheet", (ns.out, True)):
         return 2
     try:

@@ -357,7 +357,9 @@ def game_from_file(path: str | Path, order: TableOrder = TableOrder()) -> GameTo
     except GameFileUnreadable as error:
         raise StudioError(f"could not read the game file: {error}") from None
     except GameFileError as error:
-        raise StudioError(f"the game file '{path}' is invalid: {error}") from None
+        # (the scorer's message runs to two lines: the fault, then where it lies)
+        said = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+        raise StudioError(f"the game file '{path}' is invalid: {said}") from None
     judgement = judge_game(record, str(path), order)
     if not judgement.tricks:
         raise StudioError(f"the game file '{path}' cannot be rendered: "
