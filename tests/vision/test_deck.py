@@ -195,6 +195,16 @@ def test_look_alike_court_cards_are_told_apart_where_they_differ():
     deck.weigh(seen[None], weighed)
     qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
     assert qd > qh and qd / qh == pytest.approx(LIKELIER * 0.3 / 0.6, rel=1e-3)
+    # seen smaller than in the deck's picture, its sign only faintly the diamonds' (under a
+    # fifth of the way from halfway between the two, once blurred): as plainly the queen of
+    # diamonds, and so as likely to be it as the sharp one
+    faint = cv2.GaussianBlur((0.3 * hearts.astype(np.float32) + 0.7 * diamonds), (5, 5), 0.8)
+    faint = np.clip(faint * 0.9 + 12, 0, 255).astype(np.uint8)
+    assert deck.tell_apart(faint, 1, 0) >= TOWARDS and deck.tell_apart(faint, 0, 1) <= -TOWARDS
+    weighed = unsure.copy()
+    deck.weigh(faint[None], weighed)
+    qd, qh = weighed[0, CLASSES.index("QD")], weighed[0, CLASSES.index("QH")]
+    assert qd / qh == pytest.approx(LIKELIER * 0.3 / 0.6, rel=1e-3)
     # a crop as like one as the other (the two signs run together) does not tell: the
     # classifier's odds stand
     between = ((hearts.astype(np.float32) + diamonds) / 2).astype(np.uint8)
