@@ -283,6 +283,22 @@ def test_the_commands_say_in_one_line_what_is_wrong_with_a_deck(tmp_path):
         assert lines[0].startswith(f"sueca-referee {args[0]}:")
 
 
+def test_a_deck_that_cannot_be_written_is_named_in_one_line(tmp_path, monkeypatch, capsys):
+    """The deck is enrolled before it is written: where the file then cannot be written (a
+    disk full, a folder taken away), the line names the file, not only the system's reason."""
+    from vision import cli
+
+    def refuse(self, path):  # noqa: ANN001, ANN202
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Deck, "save", refuse)
+    out = tmp_path / "deck.npz"
+    picture = str(ROOT / "samples" / "decks" / "lattmann.jpg")
+    assert cli.main(["deck", "--image", picture, "--out", str(out)]) == 1
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said == [f"sueca-referee deck: cannot write '{out}': Permission denied"]
+
+
 def _video(path, pictures) -> str:
     import cv2
 

@@ -201,10 +201,13 @@ def run_deck(ns: argparse.Namespace) -> int:
         return 1
     try:
         deck.save(ns.out)
-        if ns.sheet and not cv2.imwrite(ns.sheet, np.hstack(list(deck.crops))):
-            raise OSError(f"cannot write '{ns.sheet}'")
     except OSError as error:
-        print(f"{PROG} {command}: {error.strerror or error}", file=sys.stderr)
+        print(f"{PROG} {command}: cannot write '{ns.out}': {error.strerror or error}",
+              file=sys.stderr)
+        return 1
+    if ns.sheet and not cv2.imwrite(ns.sheet, np.hstack(list(deck.crops))):
+        print(f"{PROG} {command}: cannot write '{ns.sheet}' (the deck itself is written to "
+              f"{ns.out})", file=sys.stderr)
         return 1
     print(f"deck written to {ns.out}: {', '.join(deck.cards)}")
     plain = [ace for ace in ACES if ace not in deck.cards]
