@@ -35,7 +35,7 @@ import numpy as np
 from referee.seats import Seat
 
 from .detections import CardDetections
-from .geometry import portrait_orders, runs_off, side_lengths, slanted
+from .geometry import edge_hides_part, portrait_orders, runs_off, side_lengths, slanted
 from .layout import CARD_MM, TableLayout
 from .models import MODELS, load_session
 from .outlines import (SNAP_REACH, Grey, back_on_the_edge, card_shaped, cards_shaped,
@@ -228,7 +228,7 @@ class CardDetector:
             shaped[[i for i, _ in tops]] = cards_shaped(settled, calibration)
         q = portrait_orders(refined, None if calibration is None
                             else calibration.to_table_matrix).astype(np.float32)
-        inside = ~runs_off(refined, frame.shape[1], frame.shape[0], margin=2.0)
+        inside = ~edge_hides_part(refined, frame.shape[1], frame.shape[0])
         found = CardDetections(q, np.array(scores, np.float32),
                                np.array(whole, bool) & shaped & inside,
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32),

@@ -13,7 +13,7 @@ from vision.outlines import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _cut_by_the_e
                              cards_shaped, core_outline, fit_on_table, fit_quad, quad_around,
                              refine_quads, refined_twice, region_outline, snapped_cores)
 from vision.partial import joined_ends, past_the_edge, past_the_edge_guesses
-from vision.geometry import portrait_order, portrait_orders, slanted
+from vision.geometry import edge_hides_part, portrait_order, portrait_orders, slanted
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -548,3 +548,18 @@ def test_a_card_seen_from_close_by_is_read_both_ways():
     tapered = np.array([(190, 40), (310, 40), (350, 240), (150, 240)], float)
     square_on = np.array([(150, 40), (350, 40), (350, 240), (150, 240)], float) * (0.72, 1)
     assert list(slanted(np.array([tapered, square_on]))) == [True, False]
+
+
+def test_a_card_whose_one_corner_clips_the_pictures_edge_is_seen_whole():
+    picture = (400, 300)
+    card = np.array([(100, 60), (200, 40), (230, 190), (130, 210)], float)
+    inside, touching, clipped, far_out = card.copy(), card + (0, 89), card + (0, 95), card + (0, 130)
+    assert touching[3, 1] >= 299 - 2 > touching[2, 1]  # one corner at the bottom edge
+    assert clipped[3, 1] > 299  # its tip past it, a little of the card
+    assert far_out[2:, 1].min() > 299  # two corners past it: a side along the edge
+    along = np.array([(100, 60), (399, 40), (399, 200), (130, 210)], float)  # a side on it
+    one_far = card.copy()
+    one_far[2] = (460, 250)  # one corner far out: a big part past the edge
+    hidden = edge_hides_part(np.stack([inside, touching, clipped, far_out, along, one_far]),
+                             *picture)
+    assert hidden.tolist() == [False, False, False, True, True, True]
