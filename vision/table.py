@@ -54,7 +54,11 @@ class Calibration:
     name: str = "table"
 
     def __post_init__(self) -> None:
-        if len(self.image_points) < 4 or len(self.image_points) != len(self.table_points):
+        if len(self.image_points) != len(self.table_points):
+            raise CalibrationError(
+                f"{len(self.image_points)} points in the picture but {len(self.table_points)} "
+                "on the table: each picture point needs its table point")
+        if len(self.image_points) < 4:
             raise CalibrationError("a calibration needs at least four point pairs")
         if not (np.isfinite(self.image_points).all() and np.isfinite(self.table_points).all()):
             raise CalibrationError("a calibration point is not a number")
@@ -154,11 +158,20 @@ def load_calibration(path: str | Path) -> Calibration:
     if not isinstance(data, dict):
         raise CalibrationError(f"calibration file '{path}' must hold a mapping")
     try:
-        src = np.array(data["homography_source_px"], np.float64).reshape(-1, 2)
-        dst = np.array(data["homography_target_mm"], np.float64).reshape(-1, 2)
-        size = tuple(int(v) for v in data["image_size"])
+        src, dst = (_points(data[key], key) for key in ("homography_source_px",
+                                                         "homography_target_mm"))
+        size = data["image_size"]
+        if (not isinstance(size, list) or len(size) != 2 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer()
+                for v in size)):
+            raise CalibrationError(f"'image_size' must be the picture's width and height in "
+                                   f"pixels, such as [1280, 720], not {size!r}")
+        size = (int(size[0]), int(size[1]))
+        dealer = data.get("dealer", 2)
+        if dealer not in (1, 2, 3, 4) or isinstance(dealer, bool):
+            raise CalibrationError(f"'dealer' must be a seat, 1 to 4, not {dealer!r}")
         layout = layout_from_mapping(data.get("layout"), str(path))
-        dealer = Seat(int(data.get("dealer", 2)))
+        dealer = Seat(int(dealer))
         calibration = Calibration(src, dst, (size[0], size[1]), layout, dealer,
                                   str(data.get("source", "file")), str(data.get("name", path.stem)))
         written = calibration.to_dict()
@@ -168,9 +181,22 @@ def load_calibration(path: str | Path) -> Calibration:
                                        "from: to move the seats or their zones, edit 'layout'")
     except KeyError as error:
         raise CalibrationError(f"calibration file '{path}' lacks {error}") from None
-    except (TypeError, ValueError, LayoutError) as error:
+    except (TypeError, ValueError, LayoutError, CalibrationError) as error:
         raise CalibrationError(f"calibration file '{path}': {error}") from None
     return calibration
+
+
+def _points(value: Any, key: str) -> np.ndarray:
+    """The (N, 2) points listed under ``key`` in a calibration file. Raises
+    ``CalibrationError`` unless they are pairs of numbers."""
+    try:
+        points = np.array(value, np.float64)
+    except (TypeError, ValueError):
+        points = None
+    if points is None or points.ndim != 2 or points.shape[1] != 2:
+        raise CalibrationError(f"'{key}' must list points as pairs of numbers, such as "
+                               "[308.0, 104.0]")
+    return points
 
 
 # what a calibration file shows of its layout, for reading (``Calibration.to_dict``)

@@ -79,7 +79,16 @@ def test_calibration_file_round_trip_and_errors(tmp_path):
     for change, says in ((("homography_source_px", 1, [float("nan"), 3.0]), "not a number"),
                          (("homography_source_px", 1, data["homography_source_px"][0]),
                           "degenerate"),
-                         (("image_size", None, [0, 720]), "size must be positive")):
+                         (("image_size", None, [0, 720]), "size must be positive"),
+                         # each said in words a user can act on, not Python's
+                         (("homography_source_px", 1, ["a", "b"]),
+                          r"'homography_source_px' must list points as pairs of numbers"),
+                         (("homography_target_mm", None, data["homography_target_mm"][:8]),
+                          f"{len(data['homography_source_px'])} points in the picture but 8 "
+                          "on the table"),
+                         (("image_size", None, [1280, "x"]),
+                          r"'image_size' must be the picture's width and height in pixels"),
+                         (("dealer", None, 9), "'dealer' must be a seat, 1 to 4, not 9")):
         key, at, value = change
         edited = yaml.safe_load(text)
         if at is None:
@@ -89,6 +98,11 @@ def test_calibration_file_round_trip_and_errors(tmp_path):
         (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
         with pytest.raises(CalibrationError, match=says):
             load_calibration(tmp_path / "edited.yaml")
+    # a size written as whole numbers with a point is still a size
+    edited = yaml.safe_load(text)
+    edited["image_size"] = [float(v) for v in edited["image_size"]]
+    (tmp_path / "edited.yaml").write_text(yaml.safe_dump(edited))
+    assert load_calibration(tmp_path / "edited.yaml").image_size == tuple(data["image_size"])
     # the seats and zones shown are written from 'layout': edited there they move, edited
     # where they are shown they would be ignored, and are refused
     edited = yaml.safe_load(text)
