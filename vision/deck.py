@@ -33,10 +33,10 @@ card read afterwards is also compared with them:
   signs, their inks, a cape (``Deck.tell_apart``, after the crop is standardised in colour and
   lined up within a pixel or two). Where the crop plainly lies towards one of them (its
   difference from the two correlates with theirs at ``TOWARDS``), that one is made likelier,
-  the more so the plainer the lean; otherwise the classifier's odds among them stand. (On the hard test set's
-  look-alike court cards, this pointed to the wrong one of a pair about 2 times in 100 for
-  kde-jolly-royal, never for kde-penguins or simplistic: evidence to weigh with the
-  classifier's, never a verdict on its own);
+  the more so the plainer the lean; otherwise the classifier's odds among them stand. (On
+  the hard test set's look-alike court cards, this pointed to the wrong one of a pair about
+  2 times in 100 for kde-jolly-royal, never for kde-penguins or simplistic: evidence to weigh
+  with the classifier's, never a verdict on its own);
 - the deck confirms a reading the classifier alone is sure of (``SURE_ALONE``), and
   unsettles it only on plain evidence: where the kept card the crop looks most like is
   another (a kept crop cut out askew, a card seen poorly), the classifier's reading stands as

@@ -553,7 +553,8 @@ def test_a_card_seen_from_close_by_is_read_both_ways():
 def test_a_card_whose_one_corner_clips_the_pictures_edge_is_seen_whole():
     picture = (400, 300)
     card = np.array([(100, 60), (200, 40), (230, 190), (130, 210)], float)
-    inside, touching, clipped, far_out = card.copy(), card + (0, 89), card + (0, 95), card + (0, 130)
+    inside, touching = card.copy(), card + (0, 89)
+    clipped, far_out = card + (0, 95), card + (0, 130)
     assert touching[3, 1] >= 299 - 2 > touching[2, 1]  # one corner at the bottom edge
     assert clipped[3, 1] > 299  # its tip past it, a little of the card
     assert far_out[2:, 1].min() > 299  # two corners past it: a side along the edge
