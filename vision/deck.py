@@ -283,11 +283,10 @@ class Deck:
             if match[y, x] > best:
                 best, window = match[y, x], turned[y:y + middle.shape[0], x:x + middle.shape[1]]
         differs, kept_apart = (window - middle)[where].ravel(), apart[where].ravel()
-        toward = float(differs @ kept_apart) / float(kept_apart @ kept_apart)
-        if abs(toward) < LEAST_TOWARD:
+        along = float(differs @ kept_apart)
+        if abs(along / float(kept_apart @ kept_apart)) < LEAST_TOWARD:  # (0.5: all the way)
             return 0.0
-        return float(differs @ kept_apart) / max(
-            float(np.linalg.norm(differs) * np.linalg.norm(kept_apart)), 1e-9)
+        return along / max(float(np.linalg.norm(differs) * np.linalg.norm(kept_apart)), 1e-9)
 
     def _pair(self, first: int, second: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For ``tell_apart``: the two kept crops' average and difference, inside a rim of

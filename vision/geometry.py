@@ -132,7 +132,7 @@ def edge_hides_part(quads: np.ndarray, width: int, height: int, margin: float = 
     whole, 168 of them read right surely and none wrongly; of the close-ups 41, 27 and none.
     ``check`` had read most of them already along guessed outlines.)"""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    near = ((quads < margin) | (quads > [width - 1 - margin, height - 1 - margin])).any(axis=2)
+    near = _corners_off(quads, width, height, margin)
     cut = near.sum(axis=1) >= 2
     frame = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
                      np.float32)
@@ -148,5 +148,10 @@ def runs_off(quads: np.ndarray, width: int, height: int, margin: float = 0.0) ->
     """Which of the outlines ``quads`` (N, 4, 2) run off a ``width`` x ``height`` picture, or
     come nearer its edge than ``margin`` px."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    return ((quads < margin)
-            | (quads > [width - 1 - margin, height - 1 - margin])).any(axis=(1, 2))
+    return _corners_off(quads, width, height, margin).any(axis=1)
+
+
+def _corners_off(quads: np.ndarray, width: int, height: int, margin: float) -> np.ndarray:
+    """(N, 4): which corners of ``quads`` (N, 4, 2) lie off the picture or nearer its edge
+    than ``margin`` px."""
+    return ((quads < margin) | (quads > [width - 1 - margin, height - 1 - margin])).any(axis=2)

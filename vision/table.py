@@ -181,7 +181,7 @@ def load_calibration(path: str | Path) -> Calibration:
                                        "from: to move the seats or their zones, edit 'layout'")
     except KeyError as error:
         raise CalibrationError(f"calibration file '{path}' lacks {error}") from None
-    except (TypeError, ValueError, LayoutError, CalibrationError) as error:
+    except (TypeError, ValueError, LayoutError) as error:  # (a CalibrationError is a ValueError)
         raise CalibrationError(f"calibration file '{path}': {error}") from None
     return calibration
 
