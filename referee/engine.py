@@ -89,7 +89,7 @@ class _Failure(NamedTuple):
     round: int
     card: Card | None  # the off-suit card; None where it was never read (see ``_failed_unread``)
     lead: Card | None  # the lead card; None where who led was a guess
-    off_suit: float = 0.0  # how surely a card never read was off the lead's suit
+    off_suit: float = 0.0  # how surely the card, read or not, was off the lead's suit
 
 
 class RefereeStateError(RuntimeError):
@@ -295,7 +295,7 @@ class Referee:
             lead = self.plays[0].card.suit
             trump = self.trump_suit
             if card.suit is not lead:
-                self._note_failure(seat, card)
+                self._note_failure(seat, card, event)
                 if card.suit is trump and not self._lead_doubted:
                     # (with the lead in doubt, the true lead may have been a trump: no cut)
                     said.append(Cut(self.round, seat, card, lead))
@@ -357,14 +357,14 @@ class Referee:
 
     def _failure_sureness(self, failed: _Failure) -> float:
         """How surely a failure to follow (an entry of ``_failed_to_follow``) is known: both
-        the off-suit card (or, never read, its suit: see ``abandon_trick``) and the lead it
-        did not follow must have been read surely."""
+        the off-suit card, or at least that it was off the suit (its odds; a card never read:
+        see ``abandon_trick``), and the lead it did not follow must have been read surely."""
         if failed.lead is None:
             return 0.0
         lead = self._played[failed.lead][1]
         if failed.card is None:
             return min(failed.off_suit, lead)
-        return min(self._played[failed.card][1], lead)
+        return min(max(self._played[failed.card][1], failed.off_suit), lead)
 
     def confirm(self, card: Card, confidence: float) -> None:
         """A card already taken was read again, on a separate look, this surely: as evidence
@@ -565,7 +565,7 @@ class Referee:
             return []  # no proof, or read as a card already played: nothing is learnt from it
         said = self._take(event, cheats)
         if self.plays and card.suit is not self.plays[0].card.suit:
-            self._note_failure(seat, card)
+            self._note_failure(seat, card, event)
         return said
 
     def _failed_unread(self, seat: Seat, odds: tuple[tuple[str, float], ...]) -> None:
@@ -639,15 +639,20 @@ class Referee:
             self._played[card][1] = max(self._played[card][1], sureness)
             del self._odds[card]
 
-    def _note_failure(self, seat: Seat, card: Card) -> None:
-        """``seat`` played ``card``, not of the suit the trick in progress was led with: the
-        first such failure of the deal for that suit is kept. After a dropped trick, who leads
-        is a guess (the true lead may be a card missed), unless the lead came down alone: a
-        failure to follow a guessed lead is kept without its lead, and proves nothing."""
+    def _note_failure(self, seat: Seat, card: Card, event: CardPlayed) -> None:
+        """``seat`` played ``card`` (``event``), not of the suit the trick in progress was led
+        with: the first such failure of the deal for that suit is kept, with how surely its
+        odds (on two looks) put the card off that suit, whichever card it is (a black two
+        read 2C 0.85 / 2S 0.15 surely did not follow diamonds). After a dropped trick, who
+        leads is a guess (the true lead may be a card missed), unless the lead came down
+        alone: a failure to follow a guessed lead is kept without its lead, and proves
+        nothing."""
         lead = self.plays[0].card.suit
         if (seat, lead) not in self._failed_to_follow:
+            off_suit = self._share(event.odds, lambda other: other.suit is not lead) \
+                if event.confirmed and event.odds else 0.0
             self._failed_to_follow[(seat, lead)] = _Failure(
-                self.round, card, self.plays[0].card if self._lead_known else None)
+                self.round, card, self.plays[0].card if self._lead_known else None, off_suit)
 
     def _next_round(self, leader: Seat | None) -> list[Announcement]:
         """Move on to the next round, led by ``leader``; the verdict after the last."""

@@ -790,3 +790,23 @@ def test_a_lead_by_another_seat_under_a_trump_read_unsurely_is_nobody_s_fault():
         referee.feed(CardPlayed(Seat(seat), Card.parse(card), 0.99))
     assert referee.to_play == Seat(2) and referee.turn_in_doubt
     assert referee.feed(CardPlayed(Seat(3), Card.parse("AC"), 0.99)) == []
+
+
+def test_a_card_read_unsurely_but_surely_off_the_lead_s_suit_fails_to_follow_it():
+    """Seat 2's card on a diamond lead, taken at 0.95 (enough to play, not to accuse on) as
+    the 2C with the 2S the rest of its odds: whichever black two it is, it is surely no
+    diamond, so the diamond seat 2 plays next proves the revoke. Read 2C 0.95 / 2D 0.05, it
+    may have followed, and proves nothing."""
+    def after(odds: dict[str, float]) -> list:
+        referee = start(min_confidence=0.9, accuse_confidence=0.98)
+        referee.feed(play(1, "AD", 0.999))
+        referee.feed(read_as(2, "2C", 0.95, odds))
+        referee.feed(play(3, "3D", 0.999))
+        referee.feed(play(4, "4D", 0.999))
+        referee.feed(play(1, "5H", 0.999))  # seat 1 won with the AD and leads
+        return referee.feed(play(2, "6D", 0.999))
+
+    said = [a for a in after({"2C": 0.95, "2S": 0.0499}) if isinstance(a, RevokeProven)]
+    assert [(a.seat, str(a.card), a.round) for a in said] == [(Seat(2), "2C", 1)]
+    said = after({"2C": 0.95, "2D": 0.0499})
+    assert not any(isinstance(a, RevokeProven) for a in said)
