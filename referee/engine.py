@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import enum
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-from .cards import Card, Suit
+from .cards import SUECA_DECK, Card, Suit
 from .events import (
     Announcement,
     CardAlreadyPlayed,
@@ -379,6 +380,49 @@ class Referee:
                                      self.accuse_confidence))
         elif card == self.trump:
             self._trump_sureness = max(self._trump_sureness, confidence)
+
+    def following(self, seat: Seat, stray: float) -> tuple[frozenset[Card], float] | None:
+        """What the trick in progress leads ``seat`` (yet to play in it) to play: the cards of
+        the lead's suit not seen in this deal, and how many times likelier its card is each
+        one of them than each card of another suit not seen, for a player who follows suit
+        whenever they can and plays off it, cheating, ``stray`` of the times they could
+        follow. A camera's referee weighs a card it cannot read surely by that (a black three
+        on a spade lead is more likely the three of spades than of clubs); it never accuses
+        anyone on such a reading.
+
+        The seat's hand is taken as drawn at random from the cards not played (the dealer's
+        holding the trump card, if it is not played, known): it lacks the suit with the
+        hypergeometric chance of drawing none of those of it left. None where nothing is
+        expected: no trick led, or its lead a guess (after a dropped trick), the seat has
+        played in it or failed to follow that suit in this deal, no card of the suit is
+        left unseen."""
+        if self.phase is not Phase.PLAYING or not self.plays or not self._lead_known \
+                or any(play.seat == seat for play in self.plays):
+            return None
+        suit = self.plays[0].card.suit
+        if (seat, suit) in self._failed_to_follow:
+            return None
+        seen = set(self._played)
+        hidden = self.trump is not None and self.trump not in seen and seat != self.order.dealer
+        if hidden:  # in the dealer's hand, not this seat's
+            seen.add(self.trump)
+        unseen = [card for card in SUECA_DECK if card not in seen]
+        of_suit = frozenset(card for card in unseen if card.suit is suit)
+        # the cards still in hands: four a round played, and those of this trick put down
+        pool = len(SUECA_DECK) - 4 * (self.round - 1) - len(self.plays) - int(hidden)
+        hand = ROUNDS + 1 - self.round
+        if not of_suit or pool <= len(of_suit) or hand <= 0:
+            return None
+        if seat == self.order.dealer and self.trump is not None \
+                and self.trump not in self._played and self.trump.suit is suit:
+            void = 0.0  # the dealer holds the trump card, of the lead's suit
+        else:
+            void = math.comb(pool - len(of_suit), hand) / math.comb(pool, hand)
+        follows = (1.0 - stray) * (1.0 - void)
+        strays = void + stray * (1.0 - void)
+        if strays <= 0.0:  # (it must follow, and nobody strays)
+            return of_suit, math.inf
+        return of_suit, (follows / len(of_suit)) / (strays / (pool - len(of_suit)))
 
     def first_reading(self, card: Card) -> tuple[int, float] | None:
         """The round ``card`` was played in this deal and how surely it was read then (0 for

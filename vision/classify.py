@@ -8,11 +8,13 @@ validation designs), so a threshold such as the referee's 0.98 means what it say
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from referee.seats import Seat
 
 from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
 from .deck import Deck
@@ -49,6 +51,9 @@ _CARD_OR_BACK = np.array([i for i, c in enumerate(CLASSES) if c != NOT_A_CARD])
 _CARD_NAMES = [c for _, c in _CARDS]
 _PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
                  for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
+# (classes, ranks): which classes are cards of each rank
+_RANKS = np.stack([np.isin(np.arange(len(CLASSES)), _PART_CLASSES[rank])
+                   for rank in dict.fromkeys(c[:-1] for _, c in _CARDS)], axis=1).astype(np.float32)
 
 
 class ClassifierError(RuntimeError):
@@ -136,13 +141,30 @@ class CardClassifier:
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
-                  at_most: float) -> tuple[list[str], np.ndarray]:
+                  at_most: float, leaning: np.ndarray | None = None,
+                  ) -> tuple[list[str], np.ndarray]:
+        """``leaning``: (N, classes) how much likelier the game makes each card of each
+        reading (``CardClassifier.read``), weighed in, as ``ruled_out``, only where the
+        reading is under ``below``."""
         best = probs.argmax(axis=1)
         confidence = probs[np.arange(len(best)), best]
         unsure = np.flatnonzero(confidence < below)
-        if ruled_out and len(unsure):
+        leans = leaning is not None and len(unsure) > 0 and bool((leaning[unsure] != 1).any())
+        if (ruled_out or leans) and len(unsure):
             allowed = np.array([c not in ruled_out for c in CLASSES], np.float32)
             again = probs[unsure] * allowed
+            if leans:
+                # the game tells a card's suit, never its rank: only a reading whose rank is
+                # sure among the cards it may be (once those ruled out are left out) leans,
+                # and the cards' share of it stays as it was (the game does not say whether
+                # it is a card, or a back, at all)
+                share = again[:, _CARD_INDEX].sum(axis=1)
+                rank_sure = (again @ _RANKS).max(axis=1) >= below * np.maximum(share, 1e-12)
+                cards = again[rank_sure][:, _CARD_INDEX]
+                leaned = cards * leaning[unsure[rank_sure]][:, _CARD_INDEX]
+                again[np.ix_(rank_sure, _CARD_INDEX)] = leaned * (
+                    cards.sum(axis=1, keepdims=True)
+                    / np.maximum(leaned.sum(axis=1, keepdims=True), 1e-12))
             again /= np.maximum(again.sum(axis=1, keepdims=True), 1e-12)
             best[unsure] = again.argmax(axis=1)
             confidence[unsure] = np.minimum(again.max(axis=1), at_most)
@@ -150,14 +172,19 @@ class CardClassifier:
 
     def read(self, frame: np.ndarray, detections: CardDetections,
              ruled_out: Collection[str] = (), below: float = 1.0,
-             at_most: float = 1.0) -> CardDetections:
+             at_most: float = 1.0,
+             leaning: Mapping[Seat, tuple[Collection[str], float]] | None = None,
+             ) -> CardDetections:
         """Fill in what each whole card is; cards that are not whole stay unread. A card read as
         "not a card" keeps ``cards`` None and its confidence is that of "not a card". A card
         on top of a pile whose sides did not all show (``back_on_top``) is read too, and
         becomes whole only if it is surely a card back (at least ``BACK_SURE``). A ``slanted``
         card is also read along its other pair of sides (``_turn_slanted``), and a card read
         unsurely has its pips counted (``vision.pips``).
-        ``ruled_out``, ``below``, ``at_most``: as for ``classify``."""
+        ``ruled_out``, ``below``, ``at_most``: as for ``classify``. ``leaning``: for a seat,
+        cards that the card in its zone is likelier to be, and how many times likelier than
+        any other card (the game's expectation: ``TableReferee.leanings``); weighed in only
+        where the reading is under ``below``, and then it is at most ``at_most`` sure."""
         whole = np.flatnonzero(detections.whole | detections.back_on_top)
         if len(whole) == 0:
             return detections
@@ -172,7 +199,8 @@ class CardClassifier:
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
                               for crop, doubt in zip(crops, unsure)])
         parts, odds = sure_parts(probs), card_odds(probs)
-        names, confidence = self._classify(probs, ruled_out, below, at_most)
+        names, confidence = self._classify(probs, ruled_out, below, at_most,
+                                           _leaning_weights(detections, whole, leaning))
         for i, name, conf, part, odd in zip(whole, names, confidence, parts, odds):
             if detections.back_on_top[i]:  # the mark, not ``whole``: read again, still so
                 if name != BACK or conf < BACK_SURE:
@@ -223,6 +251,22 @@ class CardClassifier:
                           for i in unsure for look in _turned(quads[i])])
         more = self.probabilities(crops).reshape(len(unsure), len(TURNS), -1)
         probs[unsure] = _pooled(np.concatenate([probs[unsure, None], more], axis=1))
+
+
+def _leaning_weights(detections: CardDetections, rows: np.ndarray,
+                     leaning: Mapping[Seat, tuple[Collection[str], float]] | None,
+                     ) -> np.ndarray | None:
+    """(len(rows), classes): for each card ``rows`` of ``detections``, how much likelier
+    ``leaning`` makes each class by the card's seat zone (1 where it says nothing)."""
+    if not leaning:
+        return None
+    weights = np.ones((len(rows), len(CLASSES)), np.float32)
+    for k, i in enumerate(rows):
+        lean = leaning.get(detections.seats[i]) if i < len(detections.seats) else None
+        if lean is not None:
+            cards, times = lean
+            weights[k, [CLASSES.index(card) for card in cards]] = times
+    return weights
 
 
 def weigh_by_pips(probs: np.ndarray, counts: list[int | None]) -> None:

@@ -84,6 +84,12 @@ from .ways import Dropped
 # TRUMP_FLOOR of them each, TRUMP_COVER together (``TableReferee._trump_candidates``)
 TRUMP_FLOOR = 0.02
 TRUMP_COVER = 0.98
+# A card read unsurely is weighed by what the trick in progress leads its seat to play
+# (``TableReferee.leanings``): players are taken to follow suit whenever they can, and to play
+# off it anyway (cheating) STRAY of the times they could; a card of the lead's suit is made at
+# most FOLLOW_MOST times likelier than another
+STRAY = 0.02
+FOLLOW_MOST = 20.0
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
 
@@ -848,6 +854,26 @@ class TableReferee:
         self.phase = Phase.DEAL_OVER
         return [GameIncomplete((0, 0), Outcome.from_score((0, 0)), None,
                                tuple(range(1, ROUNDS + 1)))]
+
+    def leanings(self) -> dict[Seat, tuple[frozenset[str], float]]:
+        """For each seat yet to play in the trick in progress: the cards of the lead's suit
+        not seen in this deal, and how many times likelier its card is each of them than
+        another card (``Referee.following``: players follow suit when they can), at most
+        ``FOLLOW_MOST``. A card read unsurely between the three of spades and the three of
+        clubs on a spade lead is so read as the three of spades, surely enough to be a play,
+        never to accuse on (``CardClassifier.read``)."""
+        if self._candidates:
+            return self._candidates[0].table.leanings()
+        if self.phase is not Phase.PLAYING:
+            return {}
+        leanings = {}
+        for seat in self.order.seats_from(Seat(1)):
+            follows = self.referee.following(seat, STRAY)
+            if follows is not None:
+                cards, times = follows
+                leanings[seat] = (frozenset(str(card) for card in cards),
+                                  min(times, FOLLOW_MOST))
+        return leanings
 
     def ruled_out(self, on_table: Collection[str] = ()) -> frozenset[str]:
         """The cards no card lying on the table now can be: the ranks outside the Sueca deck,

@@ -224,7 +224,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 # a card read unsurely is read again among the cards it can still be
                 classifier.read(frame.image, detections,
                                 table.ruled_out(tracker.holding().values()),
-                                tracker.settings.min_confidence, play_only)
+                                tracker.settings.min_confidence, play_only,
+                                table.leanings())
             detections = gate.remember(detections, plan.read)
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -810,3 +811,51 @@ def test_a_card_read_unsurely_but_surely_off_the_lead_s_suit_fails_to_follow_it(
     assert [(a.seat, str(a.card), a.round) for a in said] == [(Seat(2), "2C", 1)]
     said = after({"2C": 0.95, "2D": 0.0499})
     assert not any(isinstance(a, RevokeProven) for a in said)
+
+
+def test_what_the_lead_leads_a_seat_to_play():
+    """Seat 1 leads the QS in round 1 (the trump 7D, which seat 2 dealt and holds). Seat 3
+    is expected to follow with one of the nine spades it has not seen, each far likelier than
+    any other card: a hand of ten from the 38 cards it may hold lacks spades about one time
+    in twenty-four."""
+    referee = start()
+    assert referee.following(Seat(1), 0.02) is None  # no trick led yet
+    referee.feed(play(1, "QS"))
+    assert referee.following(Seat(1), 0.02) is None  # it led
+    cards, times = referee.following(Seat(3), 0.02)
+    assert cards == {Card.parse(f"{rank}S") for rank in "A7KJ65432"}
+    void = math.comb(29, 10) / math.comb(38, 10)
+    assert 0.04 < void < 0.045
+    assert times == pytest.approx(((0.98 * (1 - void)) / 9) / ((void + 0.02 * (1 - void)) / 29))
+    assert 45 < times < 55
+    # the fewer cards left in hands, the likelier a seat has none of the suit
+    assert referee.following(Seat(3), 0.1)[1] < times
+
+
+def test_a_seat_that_showed_it_lacks_the_suit_is_not_expected_to_follow_it():
+    referee = start()
+    for seat, card in ((1, "AS"), (2, "2C"), (3, "2S"), (4, "3S")):  # seat 2 fails spades
+        referee.feed(play(seat, card))
+    referee.feed(play(1, "4S"))  # seat 1 won and leads spades again
+    assert referee.following(Seat(2), 0.02) is None
+    assert referee.following(Seat(3), 0.02) is not None
+
+
+def test_the_dealer_holding_the_trump_card_of_the_lead_s_suit_is_expected_to_follow():
+    """The trump 7D is in the dealer's hand (seat 2) until played: on a diamond lead seat 2
+    can only stray by cheating, so its card leans harder to diamonds than seat 3's, and
+    the 7D is among the cards seat 2 may follow with but not among seat 3's."""
+    referee = start()
+    referee.feed(play(1, "AD"))
+    dealer, dealer_times = referee.following(Seat(2), 0.02)
+    other, other_times = referee.following(Seat(3), 0.02)
+    assert Card.parse("7D") in dealer and Card.parse("7D") not in other
+    assert dealer_times > other_times
+    assert referee.following(Seat(2), 0.0)[1] == math.inf  # nobody cheats: it must follow
+
+
+def test_no_lead_is_expected_after_a_guessed_one():
+    referee = start()
+    referee.abandon_trick()  # a trick swept unread: whoever plays next leads, a guess
+    referee.feed(play(3, "AS"))
+    assert referee.following(Seat(4), 0.02) is None

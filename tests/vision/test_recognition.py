@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee import Card
-from referee.seats import SEATS
+from referee.seats import SEATS, Seat
 from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, ClassifierError
 from vision.detect import CardDetector, DetectorError
@@ -296,6 +296,37 @@ def test_an_unsure_reading_is_taken_again_among_the_cards_it_can_still_be(
                                                     np.zeros(1, np.float32)),
                             ruled_out, below=0.9, at_most=0.97)
     assert found.cards == [card] and found.confidence[0] == pytest.approx(confidence, abs=1e-3)
+
+
+LEAD_SPADES = {Seat(3): (frozenset({"3S", "KS", "QS"}), 20.0)}
+
+
+@pytest.mark.parametrize("readings, seat, card, confidence", [
+    # a black three read unsurely in a zone whose seat is led to spades: the three of spades,
+    # sure enough to play, never to accuse on
+    ({"3S": 0.85, "3C": 0.15}, 3, "3S", 0.97),
+    # as unsure the other way, the game's lean still tips it, but not surely
+    ({"3S": 0.3, "3C": 0.7}, 3, "3S", 0.3 * 20 / (0.3 * 20 + 0.7)),
+    # another seat's zone: no lean
+    ({"3S": 0.85, "3C": 0.15}, 2, "3S", 0.85),
+    # the game says which suit, never which rank: a king or a queen stays unsure
+    ({"KS": 0.5, "QS": 0.3, "KC": 0.2}, 3, "KS", 0.5),
+    # a sure reading stands as it is (a revoke is seen as itself)
+    ({"3C": 0.95, "3S": 0.05}, 3, "3C", 0.95),
+    # a reading half a card back keeps that half: the lean is among the cards
+    ({"back": 0.5, "3S": 0.25, "3C": 0.25}, 3, "back", 0.5),
+])
+def test_an_unsure_reading_leans_to_the_suit_its_seat_is_led_to(
+        classifier, monkeypatch, readings, seat, card, confidence):
+    picture, _ = table_with_four_cards(1)
+    quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
+    monkeypatch.setattr(classifier, "probabilities",
+                        lambda crops: _probabilities(readings, crops))
+    found = classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
+                                                    np.ones(1, bool), [Seat(seat)], [None],
+                                                    np.zeros(1, np.float32)),
+                            below=0.9, at_most=0.97, leaning=LEAD_SPADES)
+    assert found.cards[0] == card and found.confidence[0] == pytest.approx(confidence, abs=2e-3)
 
 
 def test_detections_keep_the_pile_top_mark_when_cut_or_joined():

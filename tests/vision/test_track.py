@@ -1038,3 +1038,22 @@ def test_court_cards_never_read_surely_are_counted_for_the_hint_to_show_the_deck
     table, said = referee_over(_game1_tricks({(1, "AH")}, odds={(1, "AH"): {
         "AH": 0.6, "KH": 0.3, "AD": 0.1}}))
     assert "trick_missed" in [a.kind for a in said] and table.courts_unread == 0
+
+
+def test_the_seats_yet_to_play_lean_to_the_lead_s_suit():
+    """Seat 1 leads the AH and seat 2 follows: seats 3 and 4 are expected to follow too,
+    with a heart not seen yet, each at most FOLLOW_MOST times likelier than another card;
+    nobody is expected to play anything before a card is led, nor once the trick is over."""
+    from vision.game import FOLLOW_MOST
+
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2H"), (3, "5H"), (4, "3H")]])
+    table, _ = referee_over(script[:-5 - 12 - 6 - 2 - 6 - 2])  # seats 1 and 2 have played
+    assert [str(p.card) for p in table.referee.plays] == ["AH", "2H"]
+    leanings = table.leanings()
+    assert set(leanings) == {Seat(3), Seat(4)}
+    cards, times = leanings[Seat(3)]
+    assert cards == {f"{rank}H" for rank in "7KQJ6543"} and times == FOLLOW_MOST
+    table, _ = referee_over(script[:23])  # the trump shown, nothing led
+    assert table.leanings() == {}
+    table, _ = referee_over(script)
+    assert table.phase is Phase.PLAYING and table.leanings() == {}
