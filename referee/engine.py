@@ -381,14 +381,16 @@ class Referee:
         elif card == self.trump:
             self._trump_sureness = max(self._trump_sureness, confidence)
 
-    def following(self, seat: Seat, stray: float) -> tuple[frozenset[Card], float] | None:
+    def following(self, seat: Seat, stray: float, lead: Suit | None = None,
+                  ) -> tuple[frozenset[Card], float] | None:
         """What the trick in progress leads ``seat`` (yet to play in it) to play: the cards of
         the lead's suit not seen in this deal, and how many times likelier its card is each
         one of them than each card of another suit not seen, for a player who follows suit
         whenever they can and plays off it, cheating, ``stray`` of the times they could
         follow. A camera's referee weighs a card it cannot read surely by that (a black three
         on a spade lead is more likely the three of spades than of clubs); it never accuses
-        anyone on such a reading.
+        anyone on such a reading. ``lead``: the suit of a lead put down but not read yet (no
+        play of the trick taken): what the seat would be led to play if it were that suit.
 
         The seat's hand is taken as drawn at random from the cards not played (the dealer's
         holding the trump card, if it is not played, known): it lacks the suit with the
@@ -396,10 +398,17 @@ class Referee:
         expected: no trick led, or its lead a guess (after a dropped trick), the seat has
         played in it or failed to follow that suit in this deal, no card of the suit is
         left unseen."""
-        if self.phase is not Phase.PLAYING or not self.plays or not self._lead_known \
-                or any(play.seat == seat for play in self.plays):
+        if self.phase is not Phase.PLAYING:
             return None
-        suit = self.plays[0].card.suit
+        if lead is None:
+            if not self.plays or not self._lead_known \
+                    or any(play.seat == seat for play in self.plays):
+                return None
+            suit = self.plays[0].card.suit
+        elif self.plays or self.leader is None or seat == self.leader:
+            return None
+        else:
+            suit = lead
         if (seat, suit) in self._failed_to_follow:
             return None
         seen = set(self._played)
@@ -409,7 +418,8 @@ class Referee:
         unseen = [card for card in SUECA_DECK if card not in seen]
         of_suit = frozenset(card for card in unseen if card.suit is suit)
         # the cards still in hands: four a round played, and those of this trick put down
-        pool = len(SUECA_DECK) - 4 * (self.round - 1) - len(self.plays) - int(hidden)
+        pool = len(SUECA_DECK) - 4 * (self.round - 1) - len(self.plays) - int(hidden) \
+            - int(lead is not None)
         hand = ROUNDS + 1 - self.round
         if not of_suit or pool <= len(of_suit) or hand <= 0:
             return None

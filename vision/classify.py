@@ -173,7 +173,7 @@ class CardClassifier:
     def read(self, frame: np.ndarray, detections: CardDetections,
              ruled_out: Collection[str] = (), below: float = 1.0,
              at_most: float = 1.0,
-             leaning: Mapping[Seat, tuple[Collection[str], float]] | None = None,
+             leaning: Mapping[Seat, Mapping[str, float]] | None = None,
              ) -> CardDetections:
         """Fill in what each whole card is; cards that are not whole stay unread. A card read as
         "not a card" keeps ``cards`` None and its confidence is that of "not a card". A card
@@ -182,9 +182,9 @@ class CardClassifier:
         card is also read along its other pair of sides (``_turn_slanted``), and a card read
         unsurely has its pips counted (``vision.pips``).
         ``ruled_out``, ``below``, ``at_most``: as for ``classify``. ``leaning``: for a seat,
-        cards that the card in its zone is likelier to be, and how many times likelier than
-        any other card (the game's expectation: ``TableReferee.leanings``); weighed in only
-        where the reading is under ``below``, and then it is at most ``at_most`` sure."""
+        how many times likelier the card in its zone is each card (those not named: once), as
+        the game expects (``TableReferee.leanings``); weighed in only where the reading is
+        under ``below`` and its rank is sure, and then it is at most ``at_most`` sure."""
         whole = np.flatnonzero(detections.whole | detections.back_on_top)
         if len(whole) == 0:
             return detections
@@ -254,7 +254,7 @@ class CardClassifier:
 
 
 def _leaning_weights(detections: CardDetections, rows: np.ndarray,
-                     leaning: Mapping[Seat, tuple[Collection[str], float]] | None,
+                     leaning: Mapping[Seat, Mapping[str, float]] | None,
                      ) -> np.ndarray | None:
     """(len(rows), classes): for each card ``rows`` of ``detections``, how much likelier
     ``leaning`` makes each class by the card's seat zone (1 where it says nothing)."""
@@ -263,9 +263,8 @@ def _leaning_weights(detections: CardDetections, rows: np.ndarray,
     weights = np.ones((len(rows), len(CLASSES)), np.float32)
     for k, i in enumerate(rows):
         lean = leaning.get(detections.seats[i]) if i < len(detections.seats) else None
-        if lean is not None:
-            cards, times = lean
-            weights[k, [CLASSES.index(card) for card in cards]] = times
+        for card, times in (lean or {}).items():
+            weights[k, CLASSES.index(card)] = times
     return weights
 
 

@@ -84,10 +84,11 @@ from .ways import Dropped
 # TRUMP_FLOOR of them each, TRUMP_COVER together (``TableReferee._trump_candidates``)
 TRUMP_FLOOR = 0.02
 TRUMP_COVER = 0.98
-# A card read unsurely is weighed by what the trick in progress leads its seat to play
-# (``TableReferee.leanings``): players are taken to follow suit whenever they can, and to play
-# off it anyway (cheating) STRAY of the times they could; a card of the lead's suit is made at
-# most FOLLOW_MOST times likelier than another
+# A card read unsurely is weighed by what the trick in progress leads its seat to play, or
+# what the cards that followed a lead not read say it was (``TableReferee.leanings``):
+# players are taken to follow suit whenever they can, and to play off it anyway (cheating)
+# STRAY of the times they could; each card that follows makes its suit at most FOLLOW_MOST
+# times likelier
 STRAY = 0.02
 FOLLOW_MOST = 20.0
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
@@ -855,24 +856,38 @@ class TableReferee:
         return [GameIncomplete((0, 0), Outcome.from_score((0, 0)), None,
                                tuple(range(1, ROUNDS + 1)))]
 
-    def leanings(self) -> dict[Seat, tuple[frozenset[str], float]]:
-        """For each seat yet to play in the trick in progress: the cards of the lead's suit
-        not seen in this deal, and how many times likelier its card is each of them than
-        another card (``Referee.following``: players follow suit when they can), at most
-        ``FOLLOW_MOST``. A card read unsurely between the three of spades and the three of
-        clubs on a spade lead is so read as the three of spades, surely enough to be a play,
-        never to accuse on (``CardClassifier.read``)."""
+    def leanings(self) -> dict[Seat, dict[str, float]]:
+        """How many times likelier the game makes the card each seat has put down, or will,
+        to be each card (those not named: once), for the classifier to weigh into a reading
+        it is unsure of: surely enough to be a play, never to accuse on
+        (``CardClassifier.read``). Players follow suit when they can (``Referee.following``):
+
+        - a seat yet to play in the trick in progress: each card of the lead's suit not seen
+          in this deal, up to ``FOLLOW_MOST`` times (a black three read unsurely between the
+          three of spades and of clubs on a spade lead is the three of spades);
+        - a lead put down but not read, while the next seats' cards wait for it: each card of
+          a suit as many times likelier as those cards would be if they followed that suit
+          rather than strayed from it, each at most ``FOLLOW_MOST`` (a black three led, and
+          the seven and six of spades after it, is the three of spades)."""
         if self._candidates:
             return self._candidates[0].table.leanings()
         if self.phase is not Phase.PLAYING:
             return {}
-        leanings = {}
+        leanings: dict[Seat, dict[str, float]] = {}
         for seat in self.order.seats_from(Seat(1)):
             follows = self.referee.following(seat, STRAY)
             if follows is not None:
                 cards, times = follows
-                leanings[seat] = (frozenset(str(card) for card in cards),
-                                  min(times, FOLLOW_MOST))
+                leanings[seat] = dict.fromkeys(map(str, cards), min(times, FOLLOW_MOST))
+        leader = self.referee.to_play
+        if not self.referee.plays and leader is not None and self._waiting:
+            suits = dict.fromkeys(Suit, 1.0)
+            for event, card in self._waiting:
+                follows = self.referee.following(event.seat, STRAY, lead=card.suit)
+                if follows is not None:
+                    suits[card.suit] *= min(follows[1], FOLLOW_MOST)
+            if any(times != 1.0 for times in suits.values()):
+                leanings[leader] = {str(card): suits[card.suit] for card in SUECA_DECK}
         return leanings
 
     def ruled_out(self, on_table: Collection[str] = ()) -> frozenset[str]:

@@ -284,6 +284,13 @@ class ChangeGate:
         table's: a card may lie there that the detector has not found (yet)."""
         return frozenset(self.missed)
 
+    def look_again(self, seats: Collection[Seat], looks: int = 2) -> None:
+        """Give the still zones of ``seats`` at least ``looks`` more fresh looks, as after an
+        unsure reading: what the game expects of their cards has changed (a lead not read was
+        followed), so a card read unsurely so far may now be read surely enough to play."""
+        for seat in seats:
+            self.looks_left[seat] = max(self.looks_left.get(seat, 0), looks)
+
     def remember(self, detections: CardDetections, seats: Collection[Seat]) -> CardDetections:
         """The reading of the zones of ``seats`` taken on a ``READ`` frame; the other zones keep
         theirs. Returns the whole reading, which stands for the frames after it."""

@@ -204,6 +204,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     settings = table.rules.referee
     play_only = max(settings.min_confidence, settings.accuse_confidence - 0.01)
     last_watched: tuple = (({}, {}), frozenset())
+    leanings: dict = {}  # what the game expected of each seat's card on the last frame
     last: Frame | None = None
     said_now = table.start()
     for said in said_now:
@@ -242,6 +243,11 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             last_watched = watched
             said_now = _referee(events, reads, watched[1], frame, tracker, gate, table, log,
                                 result)
+            # a card not read surely whose seat the game now expects something else of (a
+            # lead not read was followed) is looked at again
+            before, leanings = leanings, table.leanings()
+            gate.look_again({seat for seat in tracker.unread()
+                             if leanings.get(seat) != before.get(seat)})
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)

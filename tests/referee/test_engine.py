@@ -859,3 +859,15 @@ def test_no_lead_is_expected_after_a_guessed_one():
     referee.abandon_trick()  # a trick swept unread: whoever plays next leads, a guess
     referee.feed(play(3, "AS"))
     assert referee.following(Seat(4), 0.02) is None
+
+
+def test_what_a_lead_not_read_would_lead_the_next_seats_to():
+    """Seat 1's lead is down but not read (no play of the trick taken): had it been a spade,
+    seat 2's spade would be a card it was led to; nothing is asked of the leader itself, nor
+    once a play of the trick is taken."""
+    referee = start()
+    cards, times = referee.following(Seat(3), 0.02, lead=Suit.parse("S"))
+    assert Card.parse("AS") in cards and times > 1
+    assert referee.following(Seat(1), 0.02, lead=Suit.parse("S")) is None  # it leads
+    referee.feed(play(1, "QS"))
+    assert referee.following(Seat(3), 0.02, lead=Suit.parse("S")) is None

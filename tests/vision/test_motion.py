@@ -329,3 +329,23 @@ def test_the_preview_worked_out_beside_the_decoding_is_the_gates_own_thumbnail()
         assert own.shape[0] > 10 and own.shape[1] > 10
         assert np.array_equal(gate.thumb(picture, preview(picture, step)), own)
         assert not np.array_equal(gate.thumb(picture, preview(picture[::-1], step)), own)
+
+
+def test_an_unsure_card_whose_looks_ran_out_is_looked_at_again_when_asked():
+    """Its looks spent, a still card read unsurely stands unread; once the game expects
+    something new of it (a lead followed: ``TableReferee.leanings``), it gets two more."""
+    gate = ChangeGate(max_wait=100, rechecks=1, confirm_after=0)
+    card = seat_one_spot(50)
+    _card_comes_to_rest(gate, card, 0.8)
+    plan = gate.plan(table(card), CALIBRATION)
+    assert plan.action is Action.READ
+    gate.remember(_read_as(card, 0.8), plan.read)
+    assert all(gate.plan(table(card), CALIBRATION).action is Action.KEEP for _ in range(3))
+    gate.look_again({Seat(1)})
+    looks = []
+    for _ in range(4):
+        plan = gate.plan(table(card), CALIBRATION)
+        looks.append((plan.action, plan.read))
+        if plan.action is Action.READ:
+            gate.remember(_read_as(card, 0.8), plan.read)
+    assert looks == [(Action.READ, {Seat(1)})] * 2 + [(Action.KEEP, frozenset())] * 2

@@ -298,7 +298,7 @@ def test_an_unsure_reading_is_taken_again_among_the_cards_it_can_still_be(
     assert found.cards == [card] and found.confidence[0] == pytest.approx(confidence, abs=1e-3)
 
 
-LEAD_SPADES = {Seat(3): (frozenset({"3S", "KS", "QS"}), 20.0)}
+LEAD_SPADES = {Seat(3): {"3S": 20.0, "KS": 20.0, "QS": 20.0}}
 
 
 @pytest.mark.parametrize("readings, seat, card, confidence", [

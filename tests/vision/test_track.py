@@ -1051,9 +1051,25 @@ def test_the_seats_yet_to_play_lean_to_the_lead_s_suit():
     assert [str(p.card) for p in table.referee.plays] == ["AH", "2H"]
     leanings = table.leanings()
     assert set(leanings) == {Seat(3), Seat(4)}
-    cards, times = leanings[Seat(3)]
-    assert cards == {f"{rank}H" for rank in "7KQJ6543"} and times == FOLLOW_MOST
+    assert leanings[Seat(3)] == {f"{rank}H": FOLLOW_MOST for rank in "7KQJ6543"}
     table, _ = referee_over(script[:23])  # the trump shown, nothing led
     assert table.leanings() == {}
     table, _ = referee_over(script)
     assert table.phase is Phase.PLAYING and table.leanings() == {}
+
+
+def test_a_lead_not_read_leans_to_the_suit_the_cards_after_it_follow():
+    """Seat 2 leads round 2 with a card never read surely; seats 3 and 4 put down the 7S and
+    the 6S, which wait for it. The lead then leans to spades: two players following spades
+    are far likelier than two lacking the lead's suit."""
+    from vision.game import FOLLOW_MOST
+
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
+                                   [(2, "3S"), (3, "7S"), (4, "6S")]])
+    script = [{s: (("3S", 0.6, True) if s == 2 and entry[0] == "3S" else entry)
+               for s, entry in cards.items()} for cards in script]
+    table, said = referee_over(script[:-5 - 12])  # the trick's three cards down
+    assert [str(c) for _, c in table._waiting] == ["7S", "6S"] and not table.referee.plays
+    lead = table.leanings()[Seat(2)]
+    assert lead["3S"] == lead["AS"] == FOLLOW_MOST ** 2
+    assert lead["3C"] == lead["KH"] == lead["4D"] == 1.0
