@@ -11,7 +11,8 @@ turned away, with an announcement and the state left exactly as it was, when the
 unsure (``CardUnclear``), when it is not a Sueca card (``NotASuecaCard``), or when the seat is not
 the one whose turn it is (``OutOfTurn``; but where whose lead it is rests on the last round's
 cards or the trump read under ``accuse_confidence``, ``turn_in_doubt``, another seat's lead is
-taken as a guess, as after a dropped trick). A play that would prove cheating is only taken when its
+taken as a guess, as after a dropped trick; and in a trick led by such a guess, a play out of
+the guessed order is turned away quietly: its seat may have led). A play that would prove cheating is only taken when its
 reading is at least ``accuse_confidence`` sure; otherwise it is ``CardUnclear`` too, so nobody is
 accused on a doubtful reading. So is a card read as one already played when that proves
 nothing (one of the two readings is unsure): it is taken only if read that surely. The earlier
@@ -268,6 +269,11 @@ class Referee:
         # judged (no cut is said, no failure to follow proves anything)
         reseated = seat != expected and self.turn_in_doubt
         if seat != expected and not reseated:
+            if self._lead_doubted:
+                # the trick was led by a guess (after a dropped trick, the first card read):
+                # this seat's card may have come down first, unread then, and led it. Nobody
+                # is called out of turn on a guess; the play is not taken
+                return []
             return [OutOfTurn(seat, card, expected, self.round)]
         event = self._known_by_elimination(event)
         cheats = self._cheats_proven_by(seat, card)

@@ -871,3 +871,18 @@ def test_what_a_lead_not_read_would_lead_the_next_seats_to():
     assert referee.following(Seat(1), 0.02, lead=Suit.parse("S")) is None  # it leads
     referee.feed(play(1, "QS"))
     assert referee.following(Seat(3), 0.02, lead=Suit.parse("S")) is None
+
+
+def test_nobody_is_called_out_of_turn_in_a_trick_led_by_a_guess():
+    """After a dropped trick whoever plays first leads, a guess: seat 2's card read first
+    may have come down after seat 1's, unread then. Seat 1's card read next is not taken, and
+    nobody is called out of turn; where the lead came down alone, it is."""
+    referee = start()
+    referee.abandon_trick()
+    referee.feed(play(2, "JH"))  # taken as the lead, a guess
+    before = snapshot(referee)
+    assert referee.feed(play(1, "QH")) == [] and snapshot(referee) == before
+    referee = start()
+    referee.abandon_trick()
+    referee.feed(CardPlayed(Seat(2), Card.parse("JH"), alone=True))  # surely the lead
+    assert [type(a) for a in referee.feed(play(1, "QH"))] == [OutOfTurn]
