@@ -144,8 +144,8 @@ class CardClassifier:
                   at_most: float, leaning: np.ndarray | None = None,
                   ) -> tuple[list[str], np.ndarray]:
         """``leaning``: (N, classes) how much likelier the game makes each card of each
-        reading (``CardClassifier.read``), weighed in, as ``ruled_out``, only where the
-        reading is under ``below``."""
+        reading (``CardClassifier.read``; 0: it lies elsewhere), weighed in, as
+        ``ruled_out``, only where the reading is under ``below``."""
         best = probs.argmax(axis=1)
         confidence = probs[np.arange(len(best)), best]
         unsure = np.flatnonzero(confidence < below)
@@ -154,6 +154,8 @@ class CardClassifier:
             allowed = np.array([c not in ruled_out for c in CLASSES], np.float32)
             again = probs[unsure] * allowed
             if leans:
+                lean = leaning[unsure]
+                again *= lean > 0  # a card that lies in another zone is not this one
                 # the game tells a card's suit, never its rank: only a reading whose rank is
                 # sure among the cards it may be (once those ruled out are left out) leans,
                 # and the cards' share of it stays as it was (the game does not say whether
@@ -161,7 +163,7 @@ class CardClassifier:
                 share = again[:, _CARD_INDEX].sum(axis=1)
                 rank_sure = (again @ _RANKS).max(axis=1) >= below * np.maximum(share, 1e-12)
                 cards = again[rank_sure][:, _CARD_INDEX]
-                leaned = cards * leaning[unsure[rank_sure]][:, _CARD_INDEX]
+                leaned = cards * lean[rank_sure][:, _CARD_INDEX]
                 again[np.ix_(rank_sure, _CARD_INDEX)] = leaned * (
                     cards.sum(axis=1, keepdims=True)
                     / np.maximum(leaned.sum(axis=1, keepdims=True), 1e-12))
@@ -182,9 +184,11 @@ class CardClassifier:
         card is also read along its other pair of sides (``_turn_slanted``), and a card read
         unsurely has its pips counted (``vision.pips``).
         ``ruled_out``, ``below``, ``at_most``: as for ``classify``. ``leaning``: for a seat,
-        how many times likelier the card in its zone is each card (those not named: once), as
-        the game expects (``TableReferee.leanings``); weighed in only where the reading is
-        under ``below`` and its rank is sure, and then it is at most ``at_most`` sure."""
+        how many times likelier the card in its zone is each card (those not named: once; 0:
+        it is not that card, which lies in another zone), as the game expects
+        (``TableReferee.leanings``); weighed in only where the reading is under ``below``
+        (the cards it is not, always; the likelier ones where its rank is sure), and then it
+        is at most ``at_most`` sure."""
         whole = np.flatnonzero(detections.whole | detections.back_on_top)
         if len(whole) == 0:
             return detections

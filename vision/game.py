@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import copy
 import enum
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +92,8 @@ TRUMP_COVER = 0.98
 STRAY = 0.02
 FOLLOW_MOST = 20.0
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
-_NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - {str(c) for c in SUECA_DECK}
+_SUECA = frozenset(str(c) for c in SUECA_DECK)
+_NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
 
 
 class Phase(enum.Enum):
@@ -561,17 +562,17 @@ class TableReferee:
         return self._feed_play(event, card) + self._play_waiting()
 
     def _play_waiting(self) -> list[Announcement]:
-        """Plays that waited for an unread card (now read), in the order they landed, while
-        each is its seat's turn. The rest wait on: for another unread card, or for the sweep
-        (then the trick is dropped, see ``_abandon``)."""
+        """Plays that waited for an unread card (now read), each when it is its seat's turn,
+        whatever the order they landed in (a card read unsurely at first may land after
+        the next seat's). The rest wait on: for another unread card, or for the sweep (then
+        the trick is dropped, see ``_abandon``)."""
         said: list[Announcement] = []
-        while self._waiting:
-            event, card = self._waiting[0]
-            if event.seat != self.referee.to_play:
-                break
-            self._waiting.pop(0)
-            said += self._feed_play(event, card)
-        return said
+        while True:
+            due = next((w for w in self._waiting if w[0].seat == self.referee.to_play), None)
+            if due is None:
+                return said
+            self._waiting.remove(due)
+            said += self._feed_play(*due)
 
     def _feed_play(self, event: CardLanded, card: Card, confirmed: float | None = None,
                    unproven: bool = False) -> list[Announcement]:
@@ -821,7 +822,9 @@ class TableReferee:
         for first in ([leader] if leader is not None else self.order.seats_from(seen[0])):
             plays = [(seat, dict(taken + waited).get(seat))
                      for seat in self.order.seats_from(first)]
-            if [seat for seat, card in plays if card is not None] == seen:
+            # (with who led known, the seats' order is the play's, whatever order the cards
+            # were read in: one read unsurely at first may land after the next seat's)
+            if leader is not None or [seat for seat, card in plays if card is not None] == seen:
                 orders.append(tuple(plays))
         if not orders:
             return None
@@ -856,11 +859,14 @@ class TableReferee:
         return [GameIncomplete((0, 0), Outcome.from_score((0, 0)), None,
                                tuple(range(1, ROUNDS + 1)))]
 
-    def leanings(self) -> dict[Seat, dict[str, float]]:
+    def leanings(self, on_table: Mapping[Seat, str] | None = None,
+                 ) -> dict[Seat, dict[str, float]]:
         """How many times likelier the game makes the card each seat has put down, or will,
         to be each card (those not named: once), for the classifier to weigh into a reading
         it is unsure of: surely enough to be a play, never to accuse on
-        (``CardClassifier.read``). Players follow suit when they can (``Referee.following``):
+        (``CardClassifier.read``). A card that another zone holds (``on_table``: the cards
+        the tracker holds, by seat) is none of the others (0). Players follow suit when they
+        can (``Referee.following``):
 
         - a seat yet to play in the trick in progress: each card of the lead's suit not seen
           in this deal, up to ``FOLLOW_MOST`` times (a black three read unsurely between the
@@ -870,7 +876,7 @@ class TableReferee:
           rather than strayed from it, each at most ``FOLLOW_MOST`` (a black three led, and
           the seven and six of spades after it, is the three of spades)."""
         if self._candidates:
-            return self._candidates[0].table.leanings()
+            return self._candidates[0].table.leanings(on_table)
         if self.phase is not Phase.PLAYING:
             return {}
         leanings: dict[Seat, dict[str, float]] = {}
@@ -888,6 +894,10 @@ class TableReferee:
                     suits[card.suit] *= min(follows[1], FOLLOW_MOST)
             if any(times != 1.0 for times in suits.values()):
                 leanings[leader] = {str(card): suits[card.suit] for card in SUECA_DECK}
+        for seat, card in (on_table or {}).items():
+            if card in _SUECA:
+                for other in self.order.seats_from(seat)[1:]:
+                    leanings.setdefault(other, {})[card] = 0.0
         return leanings
 
     def ruled_out(self, on_table: Collection[str] = ()) -> frozenset[str]:

@@ -226,7 +226,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 classifier.read(frame.image, detections,
                                 table.ruled_out(tracker.holding().values()),
                                 tracker.settings.min_confidence, play_only,
-                                table.leanings())
+                                table.leanings(tracker.holding()))
             detections = gate.remember(detections, plan.read)
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands
@@ -245,7 +245,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                                 result)
             # a card not read surely whose seat the game now expects something else of (a
             # lead not read was followed) is looked at again
-            before, leanings = leanings, table.leanings()
+            before, leanings = leanings, table.leanings(tracker.holding())
             gate.look_again({seat for seat in tracker.unread()
                              if leanings.get(seat) != before.get(seat)})
         keep_going = True

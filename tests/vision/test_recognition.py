@@ -298,7 +298,8 @@ def test_an_unsure_reading_is_taken_again_among_the_cards_it_can_still_be(
     assert found.cards == [card] and found.confidence[0] == pytest.approx(confidence, abs=1e-3)
 
 
-LEAD_SPADES = {Seat(3): {"3S": 20.0, "KS": 20.0, "QS": 20.0}}
+# seat 3 is led to spades; seat 2's card is not the JH, which lies in another zone
+LEAD_SPADES = {Seat(3): {"3S": 20.0, "KS": 20.0, "QS": 20.0}, Seat(2): {"JH": 0.0}}
 
 
 @pytest.mark.parametrize("readings, seat, card, confidence", [
@@ -309,12 +310,16 @@ LEAD_SPADES = {Seat(3): {"3S": 20.0, "KS": 20.0, "QS": 20.0}}
     ({"3S": 0.3, "3C": 0.7}, 3, "3S", 0.3 * 20 / (0.3 * 20 + 0.7)),
     # another seat's zone: no lean
     ({"3S": 0.85, "3C": 0.15}, 2, "3S", 0.85),
+    ({"3S": 0.85, "3C": 0.15}, 4, "3S", 0.85),
     # the game says which suit, never which rank: a king or a queen stays unsure
     ({"KS": 0.5, "QS": 0.3, "KC": 0.2}, 3, "KS", 0.5),
     # a sure reading stands as it is (a revoke is seen as itself)
     ({"3C": 0.95, "3S": 0.05}, 3, "3C", 0.95),
     # a reading half a card back keeps that half: the lean is among the cards
     ({"back": 0.5, "3S": 0.25, "3C": 0.25}, 3, "back", 0.5),
+    # the card another zone holds it is not (whatever its rank): the other, if sure enough
+    ({"QH": 0.73, "JH": 0.2, "KH": 0.05}, 2, "QH", 0.73 / 0.8),
+    ({"JH": 0.6, "QH": 0.38}, 2, "QH", 0.38 / 0.4),
 ])
 def test_an_unsure_reading_leans_to_the_suit_its_seat_is_led_to(
         classifier, monkeypatch, readings, seat, card, confidence):

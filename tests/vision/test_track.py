@@ -1073,3 +1073,53 @@ def test_a_lead_not_read_leans_to_the_suit_the_cards_after_it_follow():
     lead = table.leanings()[Seat(2)]
     assert lead["3S"] == lead["AS"] == FOLLOW_MOST ** 2
     assert lead["3C"] == lead["KH"] == lead["4D"] == 1.0
+
+
+def test_cards_waiting_for_a_lead_are_played_in_turn_whatever_order_they_landed_in():
+    """Seat 1's lead and seat 2's card are read unsurely at first, so seat 3's 5H lands
+    before seat 2's 2H, and both wait for the lead. Once seat 1's AH is read, the waiting
+    cards are played in turn (seat 2, then 3, then 4) and the trick is scored."""
+    script = play_script(2, "7D", [])
+    table: dict[int, tuple] = {1: ("AH", 0.6, True), 2: ("2H", 0.6, True)}
+    script += [dict(table)] * 6
+    table[3] = ("5H", 0.995, True)
+    script += [dict(table)] * 6
+    table[2] = ("2H", 0.995, True)
+    script += [dict(table)] * 6
+    table[4] = ("3H", 0.995, True)
+    script += [dict(table)] * 6
+    table[1] = ("AH", 0.995, True)
+    script += [dict(table)] * 8
+    table_referee, said = referee_over(script)
+    won = [a for a in said if a.kind == "trick_won"]
+    assert len(won) == 1 and [str(p.card) for p in won[0].trick.plays] == [
+        "AH", "2H", "5H", "3H"], [a.kind for a in said]
+    assert table_referee._waiting == []
+
+
+def test_no_seat_is_read_as_a_card_another_zone_holds():
+    table, _ = referee_over(play_script(2, "7D", []))  # the trump shown and taken back
+    leanings = table.leanings({Seat(1): "AH", Seat(3): "back"})
+    assert set(leanings) == {Seat(2), Seat(3), Seat(4)}
+    assert all(leanings[seat] == {"AH": 0.0} for seat in (Seat(2), Seat(3), Seat(4)))
+
+
+def test_a_trick_dropped_for_its_lead_keeps_its_cards_in_turn_whatever_order_they_landed_in():
+    """As above, but seat 1's lead is never read surely and the trick is swept: it is dropped
+    with its seats in the order of play from seat 1, who was to lead, and a gap at seat 1
+    (for the deck to settle at the end of the deal), though seat 3's card landed first."""
+    script = play_script(2, "7D", [])
+    table: dict[int, tuple] = {1: ("AH", 0.6, True), 2: ("2H", 0.6, True)}
+    script += [dict(table)] * 6
+    table[3] = ("5H", 0.995, True)
+    script += [dict(table)] * 6
+    table[2] = ("2H", 0.995, True)
+    script += [dict(table)] * 6
+    table[4] = ("3H", 0.995, True)
+    script += [dict(table)] * 8 + [{}] * 12
+    table_referee, said = referee_over(script)
+    assert "trick_missed" in [a.kind for a in said]
+    dropped = table_referee._dropped[-1]
+    assert dropped is not None and [[(s.number, c and str(c)) for s, c in order]
+                                    for order in dropped.orders] == [
+        [(1, None), (2, "2H"), (3, "5H"), (4, "3H")]]
