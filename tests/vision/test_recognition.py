@@ -287,15 +287,22 @@ def test_a_card_is_read_again_along_its_outline_turned_a_little_about_its_middle
 ])
 def test_an_unsure_reading_is_taken_again_among_the_cards_it_can_still_be(
         classifier, monkeypatch, readings, ruled_out, card, confidence):
+    found = _read_one(classifier, monkeypatch, readings, None, ruled_out=ruled_out)
+    assert found.cards == [card] and found.confidence[0] == pytest.approx(confidence, abs=1e-3)
+
+
+def _read_one(classifier, monkeypatch, readings: dict[str, float], seat: Seat | None,
+              **kwargs) -> CardDetections:
+    """One card of a picture, in ``seat``'s zone, read as the referee reads it (under 0.9
+    read again, at most 0.97 sure), the classifier's probabilities being ``readings``."""
     picture, _ = table_with_four_cards(1)
     quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
     monkeypatch.setattr(classifier, "probabilities",
                         lambda crops: _probabilities(readings, crops))
-    found = classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
-                                                    np.ones(1, bool), [None], [None],
-                                                    np.zeros(1, np.float32)),
-                            ruled_out, below=0.9, at_most=0.97)
-    assert found.cards == [card] and found.confidence[0] == pytest.approx(confidence, abs=1e-3)
+    return classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
+                                                   np.ones(1, bool), [seat], [None],
+                                                   np.zeros(1, np.float32)),
+                           below=0.9, at_most=0.97, **kwargs)
 
 
 # seat 3 is led to spades; seat 2's card is not the JH, which lies in another zone
@@ -323,14 +330,7 @@ LEAD_SPADES = {Seat(3): {"3S": 20.0, "KS": 20.0, "QS": 20.0}, Seat(2): {"JH": 0.
 ])
 def test_an_unsure_reading_leans_to_the_suit_its_seat_is_led_to(
         classifier, monkeypatch, readings, seat, card, confidence):
-    picture, _ = table_with_four_cards(1)
-    quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
-    monkeypatch.setattr(classifier, "probabilities",
-                        lambda crops: _probabilities(readings, crops))
-    found = classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
-                                                    np.ones(1, bool), [Seat(seat)], [None],
-                                                    np.zeros(1, np.float32)),
-                            below=0.9, at_most=0.97, leaning=LEAD_SPADES)
+    found = _read_one(classifier, monkeypatch, readings, Seat(seat), leaning=LEAD_SPADES)
     assert found.cards[0] == card and found.confidence[0] == pytest.approx(confidence, abs=2e-3)
 
 

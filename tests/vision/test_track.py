@@ -1075,22 +1075,26 @@ def test_a_lead_not_read_leans_to_the_suit_the_cards_after_it_follow():
     assert lead["3C"] == lead["KH"] == lead["4D"] == 1.0
 
 
-def test_cards_waiting_for_a_lead_are_played_in_turn_whatever_order_they_landed_in():
-    """Seat 1's lead and seat 2's card are read unsurely at first, so seat 3's 5H lands
-    before seat 2's 2H, and both wait for the lead. Once seat 1's AH is read, the waiting
-    cards are played in turn (seat 2, then 3, then 4) and the trick is scored."""
+def _lead_read_late(read: bool) -> list[dict[int, tuple]]:
+    """Seat 1's lead (the AH) and seat 2's 2H are read unsurely at first, so seat 3's 5H
+    lands before seat 2's card, and both wait for the lead, as seat 4's 3H does; then the
+    lead is read surely (``read``), or never and the trick is swept."""
     script = play_script(2, "7D", [])
     table: dict[int, tuple] = {1: ("AH", 0.6, True), 2: ("2H", 0.6, True)}
     script += [dict(table)] * 6
-    table[3] = ("5H", 0.995, True)
-    script += [dict(table)] * 6
-    table[2] = ("2H", 0.995, True)
-    script += [dict(table)] * 6
-    table[4] = ("3H", 0.995, True)
-    script += [dict(table)] * 6
-    table[1] = ("AH", 0.995, True)
-    script += [dict(table)] * 8
-    table_referee, said = referee_over(script)
+    for seat, card in ((3, "5H"), (2, "2H"), (4, "3H")):
+        table[seat] = (card, 0.995, True)
+        script += [dict(table)] * 6
+    if read:
+        table[1] = ("AH", 0.995, True)
+        return script + [dict(table)] * 8
+    return script + [dict(table)] * 2 + [{}] * 12
+
+
+def test_cards_waiting_for_a_lead_are_played_in_turn_whatever_order_they_landed_in():
+    """Once seat 1's lead is read, the waiting cards are played in turn (seat 2, then 3,
+    then 4) and the trick is scored."""
+    table_referee, said = referee_over(_lead_read_late(True))
     won = [a for a in said if a.kind == "trick_won"]
     assert len(won) == 1 and [str(p.card) for p in won[0].trick.plays] == [
         "AH", "2H", "5H", "3H"], [a.kind for a in said]
@@ -1105,19 +1109,10 @@ def test_no_seat_is_read_as_a_card_another_zone_holds():
 
 
 def test_a_trick_dropped_for_its_lead_keeps_its_cards_in_turn_whatever_order_they_landed_in():
-    """As above, but seat 1's lead is never read surely and the trick is swept: it is dropped
-    with its seats in the order of play from seat 1, who was to lead, and a gap at seat 1
-    (for the deck to settle at the end of the deal), though seat 3's card landed first."""
-    script = play_script(2, "7D", [])
-    table: dict[int, tuple] = {1: ("AH", 0.6, True), 2: ("2H", 0.6, True)}
-    script += [dict(table)] * 6
-    table[3] = ("5H", 0.995, True)
-    script += [dict(table)] * 6
-    table[2] = ("2H", 0.995, True)
-    script += [dict(table)] * 6
-    table[4] = ("3H", 0.995, True)
-    script += [dict(table)] * 8 + [{}] * 12
-    table_referee, said = referee_over(script)
+    """Seat 1's lead is never read surely and the trick is swept: it is dropped with its
+    seats in the order of play from seat 1, who was to lead, and a gap at seat 1 (for the
+    deck to settle at the end of the deal), though seat 3's card landed before seat 2's."""
+    table_referee, said = referee_over(_lead_read_late(False))
     assert "trick_missed" in [a.kind for a in said]
     dropped = table_referee._dropped[-1]
     assert dropped is not None and [[(s.number, c and str(c)) for s, c in order]
