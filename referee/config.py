@@ -28,10 +28,14 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class RefereeSettings:
     """``min_confidence``: readings below it are asked for again, never acted on.
-    ``accuse_confidence``: readings that would prove cheating must reach this."""
+    ``accuse_confidence``: readings that would prove cheating must reach this.
+    ``follow_suit``: at most how many times likelier a camera's referee makes a card read
+    unsurely for being of the suit its seat is led to (players follow suit when they can);
+    1 weighs nothing."""
 
     min_confidence: float = 0.9
     accuse_confidence: float = 0.98
+    follow_suit: float = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +125,7 @@ def rules_from_mapping(data: dict[str, Any], source: str) -> RulesConfig:
 
     table = section("table", {"dealer", "first_leader", "direction"})
     match = section("match", {"game_points", "games_to_win"})
-    ref = section("referee", {"min_confidence", "accuse_confidence"})
+    ref = section("referee", {"min_confidence", "accuse_confidence", "follow_suit"})
     defaults, base = MatchRules(), RefereeSettings()
     dealer = number(int, table, "table", "dealer", 2)
     leader = number(int, table, "table", "first_leader", 1)
@@ -136,6 +140,7 @@ def rules_from_mapping(data: dict[str, Any], source: str) -> RulesConfig:
     games_to_win = number(int, match, "match", "games_to_win", defaults.games_to_win)
     least = number(float, ref, "referee", "min_confidence", base.min_confidence)
     accuse = number(float, ref, "referee", "accuse_confidence", base.accuse_confidence)
+    follow = number(float, ref, "referee", "follow_suit", base.follow_suit)
     for key, seat in (("dealer", dealer), ("first_leader", leader)):
         if not 1 <= seat <= 4:
             raise ConfigError(f"{source}: 'table.{key}' must be a seat, 1 to 4, not {seat}")
@@ -146,11 +151,14 @@ def rules_from_mapping(data: dict[str, Any], source: str) -> RulesConfig:
     try:
         order = TableOrder(Seat(dealer), Seat(leader), Direction(direction))
         rules = MatchRules(game_points, games_to_win)
-        settings = RefereeSettings(least, accuse)
+        settings = RefereeSettings(least, accuse, follow)
     except (KeyError, TypeError, ValueError) as error:
         raise ConfigError(f"{source}: {error}") from None
     if order.dealer == order.first_leader:
         raise ConfigError(f"{source}: the dealer does not lead the first trick")
     if not 0 <= settings.min_confidence <= settings.accuse_confidence <= 1:
         raise ConfigError(f"{source}: need 0 <= min_confidence <= accuse_confidence <= 1")
+    if not settings.follow_suit >= 1:
+        raise ConfigError(f"{source}: 'referee.follow_suit' must be at least 1 (1 weighs "
+                          f"nothing), not {settings.follow_suit:g}")
     return RulesConfig(order, rules, settings, source)

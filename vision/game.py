@@ -87,10 +87,9 @@ TRUMP_COVER = 0.98
 # A card read unsurely is weighed by what the trick in progress leads its seat to play, or
 # what the cards that followed a lead not read say it was (``TableReferee.leanings``):
 # players are taken to follow suit whenever they can, and to play off it anyway (cheating)
-# STRAY of the times they could; each card that follows makes its suit at most FOLLOW_MOST
-# times likelier
+# STRAY of the times they could; each card that follows makes its suit at most the rules'
+# ``follow_suit`` times likelier (config.yaml, 20 by default)
 STRAY = 0.02
-FOLLOW_MOST = 20.0
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _SUECA = frozenset(str(c) for c in SUECA_DECK)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
@@ -869,29 +868,30 @@ class TableReferee:
         can (``Referee.following``):
 
         - a seat yet to play in the trick in progress: each card of the lead's suit not seen
-          in this deal, up to ``FOLLOW_MOST`` times (a black three read unsurely between the
-          three of spades and of clubs on a spade lead is the three of spades);
+          in this deal, up to the rules' ``follow_suit`` times (a black three read unsurely
+          between the three of spades and of clubs on a spade lead is the three of spades);
         - a lead put down but not read, while the next seats' cards wait for it: each card of
           a suit as many times likelier as those cards would be if they followed that suit
-          rather than strayed from it, each at most ``FOLLOW_MOST`` (a black three led, and
+          rather than strayed from it, each at most ``follow_suit`` (a black three led, and
           the seven and six of spades after it, is the three of spades)."""
         if self._candidates:
             return self._candidates[0].table.leanings(on_table)
         if self.phase is not Phase.PLAYING:
             return {}
         leanings: dict[Seat, dict[str, float]] = {}
+        most = self.rules.referee.follow_suit
         for seat in self.order.seats_from(Seat(1)):
-            follows = self.referee.following(seat, STRAY)
+            follows = self.referee.following(seat, STRAY) if most > 1 else None
             if follows is not None:
                 cards, times = follows
-                leanings[seat] = dict.fromkeys(map(str, cards), min(times, FOLLOW_MOST))
+                leanings[seat] = dict.fromkeys(map(str, cards), min(times, most))
         leader = self.referee.to_play
-        if not self.referee.plays and leader is not None and self._waiting:
+        if not self.referee.plays and leader is not None and self._waiting and most > 1:
             suits = dict.fromkeys(Suit, 1.0)
             for event, card in self._waiting:
                 follows = self.referee.following(event.seat, STRAY, lead=card.suit)
                 if follows is not None:
-                    suits[card.suit] *= min(follows[1], FOLLOW_MOST)
+                    suits[card.suit] *= min(follows[1], most)
             if any(times != 1.0 for times in suits.values()):
                 leanings[leader] = {str(card): suits[card.suit] for card in SUECA_DECK}
         for seat, card in (on_table or {}).items():

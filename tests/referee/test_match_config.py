@@ -70,6 +70,8 @@ def test_project_config_is_the_coursework_table():
     ("referee: {accuse_confidence: [1]}",
      "'referee.accuse_confidence' must be a number, not [1]"),
     ("referee: {min_confidence: 0.99, accuse_confidence: 0.5}", "min_confidence"),
+    ("referee: {follow_suit: 0.5}",
+     "'referee.follow_suit' must be at least 1 (1 weighs nothing), not 0.5"),
     ("table: [1, 2]", "'table' must be a mapping"),
     ("- just\n- a list", "must hold a mapping"),
     ("table: {dealer: [", "not valid YAML"),

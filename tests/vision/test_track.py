@@ -125,11 +125,11 @@ def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]]
     return script
 
 
-def referee_over(script, trump=None, empties: bool = False):
+def referee_over(script, trump=None, empties: bool = False, rules: RulesConfig | None = None):
     """``empties``: zones without a card count as known to be empty (as the change gate sees
     a zone that looks like the empty table)."""
     tracker = Tracker()
-    table = TableReferee(RulesConfig(), trump=trump)
+    table = TableReferee(rules or RulesConfig(), trump=trump)
     said = [s.announcement for s in table.start()]
     for n, cards in enumerate(script):
         events = tracker.update(frame_of(cards), n)
@@ -1042,16 +1042,15 @@ def test_court_cards_never_read_surely_are_counted_for_the_hint_to_show_the_deck
 
 def test_the_seats_yet_to_play_lean_to_the_lead_s_suit():
     """Seat 1 leads the AH and seat 2 follows: seats 3 and 4 are expected to follow too,
-    with a heart not seen yet, each at most FOLLOW_MOST times likelier than another card;
+    with a heart not seen yet, each at most follow_suit times likelier than another card;
     nobody is expected to play anything before a card is led, nor once the trick is over."""
-    from vision.game import FOLLOW_MOST
-
+    most = RulesConfig().referee.follow_suit
     script = play_script(2, "7D", [[(1, "AH"), (2, "2H"), (3, "5H"), (4, "3H")]])
     table, _ = referee_over(script[:-5 - 12 - 6 - 2 - 6 - 2])  # seats 1 and 2 have played
     assert [str(p.card) for p in table.referee.plays] == ["AH", "2H"]
     leanings = table.leanings()
     assert set(leanings) == {Seat(3), Seat(4)}
-    assert leanings[Seat(3)] == {f"{rank}H": FOLLOW_MOST for rank in "7KQJ6543"}
+    assert leanings[Seat(3)] == {f"{rank}H": most for rank in "7KQJ6543"}
     table, _ = referee_over(script[:23])  # the trump shown, nothing led
     assert table.leanings() == {}
     table, _ = referee_over(script)
@@ -1062,8 +1061,7 @@ def test_a_lead_not_read_leans_to_the_suit_the_cards_after_it_follow():
     """Seat 2 leads round 2 with a card never read surely; seats 3 and 4 put down the 7S and
     the 6S, which wait for it. The lead then leans to spades: two players following spades
     are far likelier than two lacking the lead's suit."""
-    from vision.game import FOLLOW_MOST
-
+    most = RulesConfig().referee.follow_suit
     script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
                                    [(2, "3S"), (3, "7S"), (4, "6S")]])
     script = [{s: (("3S", 0.6, True) if s == 2 and entry[0] == "3S" else entry)
@@ -1071,7 +1069,7 @@ def test_a_lead_not_read_leans_to_the_suit_the_cards_after_it_follow():
     table, said = referee_over(script[:-5 - 12])  # the trick's three cards down
     assert [str(c) for _, c in table._waiting] == ["7S", "6S"] and not table.referee.plays
     lead = table.leanings()[Seat(2)]
-    assert lead["3S"] == lead["AS"] == FOLLOW_MOST ** 2
+    assert lead["3S"] == lead["AS"] == most ** 2
     assert lead["3C"] == lead["KH"] == lead["4D"] == 1.0
 
 
@@ -1118,3 +1116,17 @@ def test_a_trick_dropped_for_its_lead_keeps_its_cards_in_turn_whatever_order_the
     assert dropped is not None and [[(s.number, c and str(c)) for s, c in order]
                                     for order in dropped.orders] == [
         [(1, None), (2, "2H"), (3, "5H"), (4, "3H")]]
+
+
+def test_following_suit_weighs_nothing_when_switched_off():
+    """``referee.follow_suit: 1`` in the config: no seat leans to the lead's suit (a card
+    another zone holds is still none of the others')."""
+    from dataclasses import replace
+
+    rules = RulesConfig()
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2H"), (3, "5H"), (4, "3H")]])
+    table, _ = referee_over(script[:-5 - 12 - 6 - 2 - 6 - 2],
+                            rules=replace(rules, referee=replace(rules.referee, follow_suit=1.0)))
+    assert [str(p.card) for p in table.referee.plays] == ["AH", "2H"]
+    assert table.leanings() == {}
+    assert table.leanings({Seat(1): "AH"})[Seat(3)] == {"AH": 0.0}
