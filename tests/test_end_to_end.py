@@ -106,9 +106,10 @@ def test_nobody_is_falsely_accused(folder, seed, revoke, with_deck):
 
 # the games refereed whole today (the three simplistic ones and bellot's 6; bellot's 18 since
 # a card read unsurely leans to the suit its seat is led to, 12 since a lead never read
-# surely, its wreathed ace of clubs, leans to the suit the cards after it follow, and 1 since
-# a card is read as none of those that other zones hold): they must stay so
-WHOLE_TODAY = {1, 3, 6, 9, 12, 15, 18}
+# surely, its wreathed ace of clubs, leans to the suit the cards after it follow, 1 since a
+# card is read as none of those that other zones hold, and kde-jolly-royal's 4 and 10 since
+# "not a card" weighs like a card of another suit in that lean): they must stay so
+WHOLE_TODAY = {1, 3, 4, 6, 9, 10, 12, 15, 18}
 # and those refereed whole once the players have shown the referee their deck's court cards
 # and aces: lattmann's and guyenne-classic's court cards, which the classifier reads unsurely
 # or not at all, are then read (game 19 since the deck settles a queen of diamonds the
@@ -165,17 +166,16 @@ def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder, seed)
     assert comparison.verdict_right, comparison.lines()
 
 
-@pytest.mark.parametrize("seed", [5, 7, 10, 11, 13])
+@pytest.mark.parametrize("seed", [5, 7, 11, 13])
 def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed):
     """These games each drop tricks holding cards never read surely, but every other card of
     the deck was read, and every way of putting the unread ones back that the play allows
     (and their suits or ranks, where those were read surely) gives one score and no
-    cheating: the verdict is the truth's. Games 10 and 13 leave one way, whose cards are
-    named (game 10 also a dropped trick whose lead was never read); games 5, 7 and 11
-    several, which all give the one score. (Game 6 was here until the eighteenth session,
-    when reading unsure cards again along their outlines turned had it refereed whole; games
-    18 and 1 until the thirty-seventh, when cards read unsurely leaned to the suit led and
-    were read as none of the cards other zones hold.)"""
+    cheating: the verdict is the truth's. Game 13 leaves one way, whose cards are named;
+    games 5, 7 and 11 several, which all give the one score. (Game 6 was here until the
+    eighteenth session, when reading unsure cards again along their outlines turned had it
+    refereed whole; games 18, 1 and 10 until the thirty-seventh, when cards read unsurely
+    leaned to the suit led and were read as none of the cards other zones hold.)"""
     result, comparison = refereed(seed, seed % 4 == 0, folder)
     kinds = {s.announcement.kind for s in result.said}
     # (a card known by elimination during the deal has its trick scored then: "card_known")

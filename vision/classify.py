@@ -48,6 +48,7 @@ _CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
 ODDS_KEPT, ODDS_LEAST = 6, 0.001
 _CARD_INDEX = np.array([i for i, _ in _CARDS])
 _CARD_OR_BACK = np.array([i for i, c in enumerate(CLASSES) if c != NOT_A_CARD])
+_CARD_OR_NONE = np.array([i for i, c in enumerate(CLASSES) if c != BACK])
 _CARD_NAMES = [c for _, c in _CARDS]
 _PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
                  for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
@@ -157,14 +158,15 @@ class CardClassifier:
                 lean = leaning[unsure]
                 again *= lean > 0  # a card that lies in another zone is not this one
                 # the game tells a card's suit, never its rank: only a reading whose rank is
-                # sure among the cards it may be (once those ruled out are left out) leans,
-                # and the cards' share of it stays as it was (the game does not say whether
-                # it is a card, or a back, at all)
+                # sure among the cards it may be (once those ruled out are left out) leans.
+                # "Not a card" is as unexpected in the zone as a card of another suit, and
+                # weighs as one; a card back's share stays as it was (a face-down card is
+                # no play of any suit)
                 share = again[:, _CARD_INDEX].sum(axis=1)
                 rank_sure = (again @ _RANKS).max(axis=1) >= below * np.maximum(share, 1e-12)
-                cards = again[rank_sure][:, _CARD_INDEX]
-                leaned = cards * lean[rank_sure][:, _CARD_INDEX]
-                again[np.ix_(rank_sure, _CARD_INDEX)] = leaned * (
+                cards = again[rank_sure][:, _CARD_OR_NONE]
+                leaned = cards * lean[rank_sure][:, _CARD_OR_NONE]
+                again[np.ix_(rank_sure, _CARD_OR_NONE)] = leaned * (
                     cards.sum(axis=1, keepdims=True)
                     / np.maximum(leaned.sum(axis=1, keepdims=True), 1e-12))
             again /= np.maximum(again.sum(axis=1, keepdims=True), 1e-12)

@@ -324,6 +324,9 @@ LEAD_SPADES = {Seat(3): {"3S": 20.0, "KS": 20.0, "QS": 20.0}, Seat(2): {"JH": 0.
     ({"3C": 0.95, "3S": 0.05}, 3, "3C", 0.95),
     # a reading half a card back keeps that half: the lean is among the cards
     ({"back": 0.5, "3S": 0.25, "3C": 0.25}, 3, "back", 0.5),
+    # but "not a card" is as unexpected as a club: kde-jolly-royal's jack of clubs led, read
+    # JC 0.81 with 0.11 "not a card", had stayed at 0.86
+    ({"none": 0.11, "3S": 0.81, "3C": 0.05}, 3, "3S", 0.97),
     # the card another zone holds it is not (whatever its rank): the other, if sure enough
     ({"QH": 0.73, "JH": 0.2, "KH": 0.05}, 2, "QH", 0.73 / 0.8),
     ({"JH": 0.6, "QH": 0.38}, 2, "QH", 0.38 / 0.4),
