@@ -46,6 +46,7 @@ _CARDS = [(i, c) for i, c in enumerate(CLASSES) if c not in (BACK, NOT_A_CARD)]
 # what a reading keeps of the classifier's odds (``CardDetections.odds``): its likeliest cards,
 # at most this many, each at least this likely
 ODDS_KEPT, ODDS_LEAST = 6, 0.001
+_CLASS_INDEX = {name: i for i, name in enumerate(CLASSES)}
 _CARD_INDEX = np.array([i for i, _ in _CARDS])
 _CARD_OR_BACK = np.array([i for i, c in enumerate(CLASSES) if c != NOT_A_CARD])
 _CARD_OR_NONE = np.array([i for i, c in enumerate(CLASSES) if c != BACK])
@@ -150,7 +151,7 @@ class CardClassifier:
         best = probs.argmax(axis=1)
         confidence = probs[np.arange(len(best)), best]
         unsure = np.flatnonzero(confidence < below)
-        leans = leaning is not None and len(unsure) > 0 and bool((leaning[unsure] != 1).any())
+        leans = leaning is not None and bool((leaning[unsure] != 1).any())
         if (ruled_out or leans) and len(unsure):
             allowed = np.array([c not in ruled_out for c in CLASSES], np.float32)
             again = probs[unsure] * allowed
@@ -268,9 +269,8 @@ def _leaning_weights(detections: CardDetections, rows: np.ndarray,
         return None
     weights = np.ones((len(rows), len(CLASSES)), np.float32)
     for k, i in enumerate(rows):
-        lean = leaning.get(detections.seats[i]) if i < len(detections.seats) else None
-        for card, times in (lean or {}).items():
-            weights[k, CLASSES.index(card)] = times
+        for card, times in leaning.get(detections.seats[i], {}).items():
+            weights[k, _CLASS_INDEX[card]] = times
     return weights
 
 

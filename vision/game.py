@@ -61,7 +61,7 @@ from referee.events import (
     TrumpSuitRevealed,
 )
 from referee.match import Match, MatchScored
-from referee.seats import Seat, TableOrder
+from referee.seats import SEATS, Seat, TableOrder
 from referee.tricks import Play
 
 from .announcements import (
@@ -880,7 +880,7 @@ class TableReferee:
             return {}
         leanings: dict[Seat, dict[str, float]] = {}
         most = self.rules.referee.follow_suit
-        for seat in self.order.seats_from(Seat(1)):
+        for seat in SEATS:
             follows = self.referee.following(seat, STRAY) if most > 1 else None
             if follows is not None:
                 cards, times = follows
