@@ -59,6 +59,7 @@ def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None, b
             "false": comparison.false_accusations, "wrong": comparison.statements_wrong,
             "delays": comparison.delays,
             "verdict": comparison.verdict_right, "winner": comparison.winner_only,
+            "verdict_wrong": comparison.verdict_wrong,
             "cheats": (comparison.accusations_made, comparison.accusations_expected),
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
             "tricks": (comparison.tricks_right, comparison.tricks_expected),
@@ -121,7 +122,9 @@ def main() -> None:
     cheats = [sum(r["cheats"][i] for r in results) for i in range(2)]
     print(f"verdicts right: {sum(r['verdict'] for r in results)} of {len(results)} (and "
           f"{sum(r['winner'] for r in results)} more with the winner and the games right, the "
-          f"score not known for sure); cheating announced: {cheats[0]} of {cheats[1]}")
+          f"score not known for sure), given wrongly: "
+          f"{sum(r['verdict_wrong'] for r in results)}; cheating announced: {cheats[0]} of "
+          f"{cheats[1]}")
     if delays:
         print(f"delay from rest to announcement: median {statistics.median(delays):.0f} frames, "
               f"worst {max(delays)}")

@@ -54,6 +54,15 @@ class Comparison:
             and self.verdict_said[:1] == self.verdict_expected[:1]
 
     @property
+    def verdict_wrong(self) -> bool:
+        """Whether a verdict was given (a winner or a draw, not "no verdict") that is not the
+        truth's, nor its winner where only the result was settled: what the referee must
+        never do."""
+        said = self.verdict_said[:1]
+        return bool(said) and said[0].startswith(("Pair", "The game resulted")) \
+            and not self.verdict_right and not self.winner_only
+
+    @property
     def all_right(self) -> bool:
         return (self.plays_right == self.plays_expected and not self.plays_extra
                 and self.tricks_right == self.tricks_expected and self.verdict_right

@@ -124,3 +124,24 @@ def test_a_trump_in_doubt_settled_on_the_wrong_card_is_said_wrongly():
         comparison = compare_with_truth(log, said, taken)
         assert comparison.statements_wrong == wrong, suit
         assert any("The trump is Hearts" in p for p in comparison.problems) == bool(wrong)
+
+
+def test_a_verdict_is_given_wrongly_only_where_one_is_given_that_is_not_the_truth_s():
+    from vision.truthcheck import Comparison
+
+    truth = ["Pair A won the given sueca game.", "Score: 120 | 0"]
+
+    def verdict(said: list[str], kind: str = "game_over") -> Comparison:
+        return Comparison(verdict_expected=truth, verdict_said=said, verdict_kind=kind)
+
+    assert not verdict(truth).verdict_wrong
+    assert verdict(["Pair A won the given sueca game.", "Score: 68 | 52"]).verdict_wrong
+    assert verdict(["The game resulted in a draw.", "Score: 60 | 60"]).verdict_wrong
+    # no verdict is not a wrong one
+    assert not verdict(["Game over, but round 3 could not be scored: no verdict."]).verdict_wrong
+    assert not verdict([]).verdict_wrong
+    # the winner alone, where the score was not known: wrong only if the winner is
+    assert not verdict(["Pair A won the given sueca game.", "Score: 70 | 50 (or ...)"],
+                       "outcome_settled").verdict_wrong
+    assert verdict(["Pair B won the given sueca game.", "Score: 50 | 70 (or ...)"],
+                   "outcome_settled").verdict_wrong
