@@ -53,6 +53,7 @@ from .events import (
     NotASuecaCard,
     Outcome,
     OutOfTurn,
+    RevokeInDoubt,
     RevokeProven,
     TrickMissed,
     TrickWithdrawn,
@@ -726,7 +727,28 @@ class Referee:
         final = self.final_score()
         if self.missed and self.cheat is None:
             return GameIncomplete(final, Outcome.from_score(final), None, tuple(self.missed))
+        doubt = self._revoke_in_doubt() if self.cheat is None else None
+        if doubt is not None:
+            seat, failed, proof, proof_round = doubt
+            return RevokeInDoubt(final, Outcome.from_score(final), None, (), seat, failed.card,
+                                 failed.round, proof.suit, proof, proof_round)
         return GameOver(final, Outcome.from_score(final), self.cheat)
+
+    def _revoke_in_doubt(self) -> tuple[Seat, _Failure, Card, int] | None:
+        """A revoke that the plays taken show but that was never proven, the readings it
+        rests on being too unsure to accuse on: a seat failed to follow a lead (known, not a
+        guess after a dropped trick) and played that suit in a later round. The seat, its
+        failure, the later card and its round; None where there is none."""
+        for (seat, suit), failed in self._failed_to_follow.items():
+            if failed.lead is None:
+                continue
+            for trick in self.tricks:
+                for play in trick.plays:
+                    first = self._played.get(play.card)
+                    if play.seat == seat and play.card.suit is suit and first is not None \
+                            and first[0] > failed.round:
+                        return seat, failed, play.card, first[0]
+        return None
 
     def _close_trick(self) -> list[Announcement]:
         won = self._score(Trick(tuple(self.plays)), self.round)

@@ -378,3 +378,31 @@ class GameIncomplete(GameOver):
         return (f"Game over, but round{'s' if len(self.missed) > 1 else ''} {rounds} could not "
                 f"be scored: no verdict.\nScore of the rounds read: {self.score[0]} | "
                 f"{self.score[1]}")
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeInDoubt(GameIncomplete):
+    """Every round was scored, but the plays as read show a revoke that was never read surely
+    enough to accuse anyone of: ``seat`` played ``card`` on a ``lead_suit`` lead in ``round``
+    and a card of that suit (``proof``) in ``proof_round``. A revoke would decide the game
+    (120 | 0 against the offender), so the score of the cards as read is no verdict either:
+    no verdict is given. Only the camera referee says this; in a game file every reading is
+    sure, and such a revoke is proven."""
+
+    kind: ClassVar[str] = "revoke_in_doubt"
+    seat: Seat | None = None
+    card: Card | None = None
+    round: int = 0
+    lead_suit: Suit | None = None
+    proof: Card | None = None
+    proof_round: int = 0
+
+    @property
+    def message(self) -> str:
+        assert self.seat is not None and self.lead_suit is not None
+        played = f"played {self.card}" if self.card is not None else "played a card"
+        return (f"Game over, but {self.seat} may have revoked ({played} on a "
+                f"{self.lead_suit.full_name} lead in round {self.round}, then {self.proof} in "
+                f"round {self.proof_round}); the cards were not read surely enough to accuse "
+                f"anyone: no verdict.\nScore of the cards as read: {self.score[0]} | "
+                f"{self.score[1]}")

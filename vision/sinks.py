@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from referee.cards import Suit
-from referee.events import Cheat, Cut, GameOver
+from referee.events import Cheat, Cut, GameIncomplete, GameOver
 
 from .announcements import Said
 from .detections import CardDetections
@@ -114,6 +114,8 @@ _PHRASES = {
            "card_unclear": "Carta pouco clara no lugar {seat}: mostre-a outra vez",
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
+           "revoke_in_doubt": "Fim do jogo, mas o jogador {seat} pode ter renunciado, e as "
+                              "cartas não foram lidas com segurança: sem veredicto",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
            "trick_withdrawn": "Vaza {round}: a carta do lugar {seat} foi mal lida; a vaza "
                               "deixa de contar",
@@ -180,6 +182,8 @@ def spoken(item: Said, lang: str) -> str | None:
         return ". ".join(line.rstrip(".") for line in a.message.replace("|", "to").splitlines())
     if isinstance(a, Cheat):
         return "Batota!"
+    if isinstance(a, GameIncomplete):  # (each kind has its phrase; never a verdict)
+        return "Fim do jogo: sem veredicto"
     if isinstance(a, GameOver):
         score = data["score"]
         winner = a.outcome.winner

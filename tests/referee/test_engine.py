@@ -195,6 +195,42 @@ def test_an_accusation_needs_a_surer_reading_than_a_play():
     assert referee.cheat == said[0]
 
 
+@pytest.mark.parametrize("lead_read", [0.95, 0.999])
+def test_a_revoke_read_too_unsurely_to_prove_withholds_the_verdict(lead_read):
+    """game1c with its spade lead of round 3 read at 0.95: seat 2's 6D on it, then its 3S in
+    round 4, show a revoke that cannot be proven, and would decide the game. Nobody is
+    accused, and the score of the cards as read (76 | 44 to Pair A, as if nobody had
+    revoked) is no verdict either. Read surely, the revoke is proven: 120 | 0."""
+    from referee.events import RevokeInDoubt
+
+    referee = Referee(min_confidence=0.9, accuse_confidence=0.98)
+    events = sample_events("game1c")
+    lead = 1 + 2 * 4  # the trump, two rounds, then round 3's lead
+    assert events[lead].card.suit is Suit.SPADES and events[lead + 3].card == Card.parse("6D")
+    events[lead] = replace(events[lead], confidence=lead_read)
+    said = feed_all(referee, events)
+    over = said[-1]
+    if lead_read >= 0.98:
+        assert type(over) is GameOver and over.score == (120, 0) and over.cheat is not None
+        return
+    assert referee.cheat is None and not any(isinstance(a, RevokeProven) for a in said)
+    assert isinstance(over, RevokeInDoubt) and over.cheat is None
+    assert (over.seat, str(over.card), over.round, over.lead_suit, str(over.proof),
+            over.proof_round) == (Seat(2), "6D", 3, Suit.SPADES, "3S", 4)
+    assert over.message == (
+        "Game over, but Player 2 may have revoked (played 6D on a Spades lead in round 3, then "
+        "3S in round 4); the cards were not read surely enough to accuse anyone: no verdict."
+        f"\nScore of the cards as read: {over.score[0]} | {over.score[1]}")
+    assert over.to_dict()["kind"] == "revoke_in_doubt"
+
+
+def test_a_game_file_s_revoke_is_never_in_doubt():
+    """A game file's readings are all sure (the coursework scorer's referee accuses on any):
+    a revoke there is proven, never left in doubt, whatever the play."""
+    said = feed_all(Referee(), sample_events("game1c"))
+    assert said[-1].kind == "game_over" and said[-1].cheat is not None
+
+
 @pytest.mark.parametrize("weak", ["lead", "off-suit card"])
 def test_no_accusation_rests_on_an_earlier_doubtful_reading(weak):
     referee = start(min_confidence=0.8, accuse_confidence=0.99)

@@ -163,3 +163,19 @@ def test_the_deck_hint_is_said_once_when_a_deal_ends_with_court_cards_unread():
     late.frame(frame, none, None, table, [])
     late.close()
     assert err.getvalue().count("\n") == 2
+
+
+def test_a_revoke_in_doubt_is_spoken_as_no_verdict():
+    """Every round scored but a revoke never proven: said aloud as no verdict in either
+    language, never as the score's winner."""
+    from referee.cards import Card, Suit
+    from referee.events import RevokeInDoubt
+    from referee.seats import Seat
+
+    doubt = RevokeInDoubt((76, 44), Outcome.PAIR_A, None, (), Seat(2), Card.parse("6D"), 3,
+                          Suit.SPADES, Card.parse("3S"), 4)
+    assert spoken(Said(0, 0.0, doubt), "pt") == (
+        "Fim do jogo, mas o jogador 2 pode ter renunciado, e as cartas não foram lidas com "
+        "segurança: sem veredicto")
+    english = spoken(Said(0, 0.0, doubt), "en")
+    assert english.startswith("Game over, but Player 2 may have revoked") and "won" not in english
