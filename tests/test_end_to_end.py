@@ -102,9 +102,11 @@ def test_nobody_is_falsely_accused(folder, seed, revoke, with_deck):
 # the games refereed whole today (the three simplistic ones and bellot's 6; bellot's 18 since
 # a card read unsurely leans to the suit its seat is led to, 12 since a lead never read
 # surely, its wreathed ace of clubs, leans to the suit the cards after it follow, 1 since a
-# card is read as none of those that other zones hold, and kde-jolly-royal's 4 and 10 since
-# "not a card" weighs like a card of another suit in that lean): they must stay so
-WHOLE_TODAY = {1, 3, 4, 6, 9, 10, 12, 15, 18}
+# card is read as none of those that other zones hold, kde-jolly-royal's 4 and 10 since
+# "not a card" weighs like a card of another suit in that lean, and kde-penguins' 17 since
+# what lies still where a play is due is taken for a card, its penguin ace of spades in
+# round 9 being read in part as "not a card"): they must stay so
+WHOLE_TODAY = {1, 3, 4, 6, 9, 10, 12, 15, 17, 18}
 # and those refereed whole once the players have shown the referee their deck's court cards
 # and aces: lattmann's and guyenne-classic's court cards, which the classifier reads unsurely
 # or not at all, are then read (game 19 since the deck settles a queen of diamonds the

@@ -50,6 +50,7 @@ _CLASS_INDEX = {name: i for i, name in enumerate(CLASSES)}
 _CARD_INDEX = np.array([i for i, _ in _CARDS])
 _CARD_OR_BACK = np.array([i for i, c in enumerate(CLASSES) if c != NOT_A_CARD])
 _CARD_OR_NONE = np.array([i for i, c in enumerate(CLASSES) if c != BACK])
+_NONE = CLASSES.index(NOT_A_CARD)
 _CARD_NAMES = [c for _, c in _CARDS]
 _PART_CLASSES = {part: np.array([i for i, c in _CARDS if part_fits(part, c)])
                  for part in SUITS + tuple(dict.fromkeys(c[:-1] for _, c in _CARDS))}
@@ -159,15 +160,18 @@ class CardClassifier:
                 lean = leaning[unsure]
                 again *= lean > 0  # a card that lies in another zone is not this one
                 # the game tells a card's suit, never its rank: only a reading whose rank is
-                # sure among the cards it may be (once those ruled out are left out) leans.
-                # "Not a card" is as unexpected in the zone as a card of another suit, and
-                # weighs as one; a card back's share stays as it was (a face-down card is
-                # no play of any suit)
+                # sure among the cards it may be (once those ruled out are left out) leans
+                # to cards. What it says of "not a card" (a play is due: what lies there is a
+                # card) weighs in everywhere, since it favours no card over another. A card
+                # back's share stays as it was (a face-down card is no play of any suit)
                 share = again[:, _CARD_INDEX].sum(axis=1)
                 rank_sure = (again @ _RANKS).max(axis=1) >= below * np.maximum(share, 1e-12)
-                cards = again[rank_sure][:, _CARD_OR_NONE]
-                leaned = cards * lean[rank_sure][:, _CARD_OR_NONE]
-                again[np.ix_(rank_sure, _CARD_OR_NONE)] = leaned * (
+                weights = np.ones_like(lean)
+                weights[:, _NONE] = lean[:, _NONE]
+                weights[rank_sure] = lean[rank_sure]
+                cards = again[:, _CARD_OR_NONE]
+                leaned = cards * weights[:, _CARD_OR_NONE]
+                again[:, _CARD_OR_NONE] = leaned * (
                     cards.sum(axis=1, keepdims=True)
                     / np.maximum(leaned.sum(axis=1, keepdims=True), 1e-12))
             again /= np.maximum(again.sum(axis=1, keepdims=True), 1e-12)

@@ -74,7 +74,7 @@ from .announcements import (
     TrumpSettled,
     TrumpUndecided,
 )
-from .cardclasses import SUITS, part_fits
+from .cardclasses import NOT_A_CARD, SUITS, part_fits
 from .settlement import Settlement, deal_result
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 from .ways import Dropped
@@ -90,6 +90,11 @@ TRUMP_COVER = 0.98
 # STRAY of the times they could; each card that follows makes its suit at most the rules'
 # ``follow_suit`` times likelier (config.yaml, 20 by default)
 STRAY = 0.02
+# Something lying still in a seat's zone while that seat is yet to play in the trick is a card:
+# "not a card" is made this many times less likely there (only the classifier's odds among
+# the cards then say which card it is). On the four sets of twenty games alone, 10, 20 and 100
+# took 2,761, 2,762 and 2,763 plays right (2,758 without it), none wrongly
+DUE_IS_A_CARD = 100.0
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _SUECA = frozenset(str(c) for c in SUECA_DECK)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
@@ -873,7 +878,12 @@ class TableReferee:
         - a lead put down but not read, while the next seats' cards wait for it: each card of
           a suit as many times likelier as those cards would be if they followed that suit
           rather than strayed from it, each at most ``follow_suit`` (a black three led, and
-          the seven and six of spades after it, is the three of spades)."""
+          the seven and six of spades after it, is the three of spades);
+        - any seat yet to play in the trick (the leader's too): what lies still in its zone is
+          a card, "not a card" ``DUE_IS_A_CARD`` times less likely (a penguin ace of spades
+          led, read KC 0.38, AS 0.12, "not a card" 0.08 with the kings and queen of clubs
+          played, is the ace of spades at 0.76, not 0.52). (``follow_suit: 1`` weighs
+          nothing, this included.)"""
         if self._candidates:
             return self._candidates[0].table.leanings(on_table)
         if self.phase is not Phase.PLAYING:
@@ -894,6 +904,11 @@ class TableReferee:
                     suits[card.suit] *= min(follows[1], most)
             if any(times != 1.0 for times in suits.values()):
                 leanings[leader] = {str(card): suits[card.suit] for card in SUECA_DECK}
+        if most > 1:
+            played = {play.seat for play in self.referee.plays}
+            for seat in SEATS:
+                if seat not in played:
+                    leanings.setdefault(seat, {})[NOT_A_CARD] = 1.0 / DUE_IS_A_CARD
         for seat, card in (on_table or {}).items():
             if card in _SUECA:
                 for other in self.order.seats_from(seat)[1:]:

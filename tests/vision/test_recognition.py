@@ -337,6 +337,30 @@ def test_an_unsure_reading_leans_to_the_suit_its_seat_is_led_to(
     assert found.cards[0] == card and found.confidence[0] == pytest.approx(confidence, abs=2e-3)
 
 
+# seat 1 is due to lead: what lies still in its zone is a card ("not a card" 100 times less
+# likely, as vision.game.DUE_IS_A_CARD has it)
+LEAD_DUE = {Seat(1): {"none": 0.01}}
+
+
+@pytest.mark.parametrize("readings, seat, card, confidence", [
+    # an ace drawn its own way, read half "not a card": an ace, if its odds among the cards
+    # say so surely
+    ({"AS": 0.5, "none": 0.45, "KC": 0.05}, 1, "AS", 0.5 / (0.5 + 0.0045 + 0.05)),
+    # and whatever its rank's odds: "not a card" tells no card from another
+    ({"KS": 0.5, "QS": 0.3, "none": 0.2}, 1, "KS", 0.5 / 0.802),
+    # a card back keeps its share (a face-down card is no play of any suit)
+    ({"back": 0.5, "none": 0.3, "3S": 0.2}, 1, "back", 0.5),
+    # surely "not a card" stays so, however the game leans
+    ({"none": 0.95, "3S": 0.05}, 1, None, 0.95),
+    # a seat not due to play: no lean
+    ({"AS": 0.5, "none": 0.45, "KC": 0.05}, 2, "AS", 0.5),
+])
+def test_what_lies_where_a_play_is_due_is_read_as_a_card(
+        classifier, monkeypatch, readings, seat, card, confidence):
+    found = _read_one(classifier, monkeypatch, readings, Seat(seat), leaning=LEAD_DUE)
+    assert found.cards[0] == card and found.confidence[0] == pytest.approx(confidence, abs=2e-3)
+
+
 def test_detections_keep_the_pile_top_mark_when_cut_or_joined():
     quads = np.zeros((2, 4, 2), np.float32)
     found = CardDetections(quads, np.ones(2, np.float32), np.zeros(2, bool), [None] * 2,

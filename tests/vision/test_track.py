@@ -7,9 +7,9 @@ import pytest
 
 from referee import Card
 from referee.config import RulesConfig
-from referee.seats import Seat
+from referee.seats import SEATS, Seat
 from vision.detections import CardDetections
-from vision.game import Phase, TableReferee
+from vision.game import DUE_IS_A_CARD, Phase, TableReferee
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
                           ZoneUnclear)
 
@@ -1043,18 +1043,23 @@ def test_court_cards_never_read_surely_are_counted_for_the_hint_to_show_the_deck
 def test_the_seats_yet_to_play_lean_to_the_lead_s_suit():
     """Seat 1 leads the AH and seat 2 follows: seats 3 and 4 are expected to follow too,
     with a heart not seen yet, each at most follow_suit times likelier than another card;
-    nobody is expected to play anything before a card is led, nor once the trick is over."""
+    before a card is led, and once the trick is over, no suit is expected of anyone. Every
+    seat yet to play puts down a card: "not a card" is DUE_IS_A_CARD times less likely in
+    its zone (never before play begins)."""
     most = RulesConfig().referee.follow_suit
+    a_card = {"none": 1 / DUE_IS_A_CARD}
     script = play_script(2, "7D", [[(1, "AH"), (2, "2H"), (3, "5H"), (4, "3H")]])
     table, _ = referee_over(script[:-5 - 12 - 6 - 2 - 6 - 2])  # seats 1 and 2 have played
     assert [str(p.card) for p in table.referee.plays] == ["AH", "2H"]
     leanings = table.leanings()
     assert set(leanings) == {Seat(3), Seat(4)}
-    assert leanings[Seat(3)] == {f"{rank}H": most for rank in "7KQJ6543"}
+    assert leanings[Seat(3)] == {**{f"{rank}H": most for rank in "7KQJ6543"}, **a_card}
     table, _ = referee_over(script[:23])  # the trump shown, nothing led
-    assert table.leanings() == {}
+    assert table.phase is Phase.PLAYING and table.leanings() == dict.fromkeys(SEATS, a_card)
     table, _ = referee_over(script)
-    assert table.phase is Phase.PLAYING and table.leanings() == {}
+    assert table.phase is Phase.PLAYING and table.leanings() == dict.fromkeys(SEATS, a_card)
+    table, _ = referee_over(script[:10])  # the dealer showing the trump: no play is due
+    assert table.phase is not Phase.PLAYING and table.leanings() == {}
 
 
 def test_a_lead_not_read_leans_to_the_suit_the_cards_after_it_follow():
@@ -1102,8 +1107,10 @@ def test_cards_waiting_for_a_lead_are_played_in_turn_whatever_order_they_landed_
 def test_no_seat_is_read_as_a_card_another_zone_holds():
     table, _ = referee_over(play_script(2, "7D", []))  # the trump shown and taken back
     leanings = table.leanings({Seat(1): "AH", Seat(3): "back"})
-    assert set(leanings) == {Seat(2), Seat(3), Seat(4)}
-    assert all(leanings[seat] == {"AH": 0.0} for seat in (Seat(2), Seat(3), Seat(4)))
+    assert set(leanings) == set(SEATS)
+    assert all(leanings[seat] == {"AH": 0.0, "none": 1 / DUE_IS_A_CARD}
+               for seat in (Seat(2), Seat(3), Seat(4)))
+    assert leanings[Seat(1)] == {"none": 1 / DUE_IS_A_CARD}
 
 
 def test_a_trick_dropped_for_its_lead_keeps_its_cards_in_turn_whatever_order_they_landed_in():
