@@ -204,6 +204,10 @@ class Deck:
     cards: list[str]
     crops: np.ndarray
     source: str = ""
+    # learnt in play (``vision.learning``), from crops cut along the outlines the camera
+    # gave, one of which may be askew: such a deck never unsettles a reading the classifier
+    # alone is sure of (``weigh``)
+    learnt: bool = False
     _vectors: np.ndarray = field(init=False, repr=False)
     _columns: np.ndarray = field(init=False, repr=False)  # each kept card's class
     _groups: list[np.ndarray] = field(init=False, repr=False)  # look-alikes, as masks
@@ -340,7 +344,7 @@ class Deck:
         own = (kept >= 0) & (self._labels[np.maximum(kept, 0)] == self._labels[best])
         as_read = np.where(kept >= 0, similarity[np.arange(len(kept)), np.maximum(kept, 0)],
                            np.inf)
-        keep = sure_alone & ~own & (most < as_read + UNSETTLE)
+        keep = sure_alone & (~own & (most < as_read + UNSETTLE) | self.learnt)
         probs[keep] = alone[keep]
 
     def joined(self, other: Deck) -> Deck:
@@ -352,7 +356,8 @@ class Deck:
         if other.crops.shape[1:] != self.crops.shape[1:]:
             raise DeckError("the two decks' crops are not of one size")
         return Deck(self.cards + other.cards, np.concatenate([self.crops, other.crops]),
-                    "; ".join(s for s in (self.source, other.source) if s))
+                    "; ".join(s for s in (self.source, other.source) if s),
+                    self.learnt or other.learnt)
 
     # -- files ---------------------------------------------------------------------------------
 
@@ -361,7 +366,7 @@ class Deck:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             np.savez_compressed(handle, cards=np.array(self.cards), crops=self.crops,
-                                source=np.array(self.source))
+                                source=np.array(self.source), learnt=np.array(self.learnt))
 
     @classmethod
     def load(cls, path: Path | str) -> Deck:
@@ -383,13 +388,14 @@ class Deck:
                 cards = [str(c) for c in data["cards"]]
                 crops = np.asarray(data["crops"])
                 source = str(data["source"]) if "source" in data else ""
+                learnt = bool(data["learnt"]) if "learnt" in data else False
         except KeyError:
             raise DeckError(not_a_deck) from None
         except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             raise DeckError(f"cannot read the deck file '{path}': it is damaged ({exc})") from None
         if crops.dtype != np.uint8 or crops.ndim != 4 or crops.shape[-1] != 3:
             raise DeckError(f"the deck file '{path}' does not hold card crops")
-        return cls(cards, crops, source)
+        return cls(cards, crops, source, learnt)
 
 
 def laid_out(centres: np.ndarray, card_height: float) -> list[list[int]]:

@@ -243,6 +243,18 @@ def test_the_deck_confirms_a_sure_reading_and_unsettles_it_only_on_plain_evidenc
     weighed = sure.copy()
     deck.weigh(ks[None], weighed)
     np.testing.assert_array_equal(weighed, sure)
+    # a deck learnt in play (its crops cut along the camera's outlines, one maybe askew)
+    # never unsettles a sure reading, however plainly the crop looks like another kept card;
+    # an unsure one it weighs as any deck
+    learnt = Deck(["KS", "JD"], np.stack([ks, jd]), learnt=True)
+    sure = _reading(JD=0.95, KS=0.01)
+    weighed = sure.copy()
+    learnt.weigh(ks[None], weighed)
+    np.testing.assert_array_equal(weighed, sure)
+    unsure = _reading(JD=0.6, KS=0.3)
+    weighed = unsure.copy()
+    learnt.weigh(ks[None], weighed)
+    assert CLASSES[int(weighed.argmax())] == "KS"
 
 
 def test_a_deck_file_round_trip_and_bad_files(tmp_path):
@@ -250,7 +262,9 @@ def test_a_deck_file_round_trip_and_bad_files(tmp_path):
     deck = Deck(SHOWN, np.stack([_face_crop(faces, card) for card in SHOWN]), "test")
     deck.save(tmp_path / "deck.npz")
     again = Deck.load(tmp_path / "deck.npz")
-    assert again.cards == deck.cards and again.source == "test"
+    assert again.cards == deck.cards and again.source == "test" and not again.learnt
+    Deck(deck.cards, deck.crops, "in play", learnt=True).save(tmp_path / "learnt.npz")
+    assert Deck.load(tmp_path / "learnt.npz").learnt  # a deck learnt in play stays so
     np.testing.assert_array_equal(again.crops, deck.crops)
     with pytest.raises(DeckError, match="no deck file"):
         Deck.load(tmp_path / "missing.npz")
