@@ -22,6 +22,7 @@ from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM
 from .detections import CardDetections
 from .announcements import Said
 from .game import TableReferee
+from .learning import DeckLearner
 from .motion import Action, ChangeGate
 from .sources import Frame
 from .table import Calibration, CalibrationKeeper
@@ -197,7 +198,9 @@ def resume_from(path: Path, table: TableReferee) -> Resumed:
 def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 keeper: CalibrationKeeper, tracker: Tracker, table: TableReferee,
                 sinks: list[Sink], log: EventLog | None = None,
-                skip_until: int = -1) -> SessionResult:
+                skip_until: int = -1, learner: DeckLearner | None = None) -> SessionResult:
+    """``learner``: learn the deck in play (``vision.learning``): once a deal ends with every
+    card known, the classifier reads the deals after it with the deck its cards make."""
     result = SessionResult()
     gate = ChangeGate(sure=tracker.settings.min_confidence)
     # how sure a card read by ruling others out may be: enough to play, never to accuse on
@@ -232,6 +235,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             detections = gate.detections  # nothing new has come to rest: the reading stands
             result.reused_frames += 1
         events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read)
+        if learner is not None and (events or plan.action is Action.READ):
+            learner.look(frame.image, frame.index, detections, tracker.unread(), events)
         said_now = []
         # the suits and ranks read of cards that cannot be read (the trump's among them) count
         # even on frames without events, so the referee hears of them when they change
@@ -243,6 +248,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             last_watched = watched
             said_now = _referee(events, reads, watched[1], frame, tracker, gate, table, log,
                                 result)
+            said_now += _learnt(learner, said_now, classifier, log, result)
             # a card not read surely whose seat the game now expects something else of (a
             # lead not read was followed) is looked at again
             before, leanings = leanings, table.leanings(tracker.holding())
@@ -261,10 +267,27 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         if events:
             said_now = _referee(events, _unread_reads(tracker), gate.empty_zones(), last,
                                 tracker, gate, table, log, result)
+            said_now += _learnt(learner, said_now, classifier, log, result)
             for sink in sinks:
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
+
+
+def _learnt(learner: DeckLearner | None, said: list[Said], classifier,  # noqa: ANN001
+            log: EventLog | None, result: SessionResult) -> list[Said]:
+    """What ``learner`` makes of what was said: at the end of a deal whose every card is
+    known, the deck its cards make, which the classifier reads with from then on (and its
+    announcement, logged and added to ``result``)."""
+    if learner is None or not said:
+        return []
+    learnt = learner.heard(said)
+    if learnt:
+        classifier.deck = learner.deck
+        for item in learnt:
+            _log_said(log, item)
+        result.said += learnt
+    return learnt
 
 
 def _unread_reads(tracker: Tracker) -> tuple[dict, dict, dict]:

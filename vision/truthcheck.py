@@ -195,10 +195,12 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
 
 
 def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001
-                 log: Path | None = None) -> tuple[SessionResult, Comparison]:
+                 log: Path | None = None, learner=None,  # noqa: ANN001
+                 ) -> tuple[SessionResult, Comparison]:
     """Referee a studio clip from its first frame, quietly, with the default rules and
     tracker, and compare what was said with the clip's truth log: what the end-to-end tests
-    and the games benchmark measure. ``log``: write the event log there too (``--events``)."""
+    and the games benchmark measure. ``log``: write the event log there too (``--events``);
+    ``learner``: learn the deck in play (``vision.learning.DeckLearner``)."""
     from referee.config import RulesConfig
 
     from .game import TableReferee
@@ -212,7 +214,7 @@ def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001
     events = EventLog(log, keep_earlier=False) if log is not None else None
     try:
         result = run_session(video_frames(clip), detector, classifier, CalibrationKeeper(),
-                             Tracker(), table, [], events)
+                             Tracker(), table, [], events, learner=learner)
     finally:
         if events is not None:
             events.close()
