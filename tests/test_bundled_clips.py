@@ -142,3 +142,27 @@ def test_a_clip_whose_court_cards_go_unread_ends_with_the_hint_to_show_the_deck(
     assert hint not in shown.stderr
     demo = run_command([program, "replay", str(CLIPS / "game1.mp4")])
     assert demo.returncode == 0 and hint not in demo.stderr
+
+
+def test_the_deck_learnt_in_play_is_said_and_can_be_saved(tmp_path):
+    """game1 ends with every card known and some court cards read less than surely: the
+    deck is learnt (said after the verdict), and --save-deck writes it, a deck file marked
+    as learnt in play; --no-learn learns nothing; a deck shown is never learnt over."""
+    from tests.helpers import console_script, run_command
+    from vision.deck import SHOWN, Deck
+
+    program = console_script("sueca-referee")
+    saved = tmp_path / "learnt.npz"
+    run = run_command([program, "replay", str(CLIPS / "game1.mp4"), "--save-deck", str(saved)])
+    assert run.returncode == 0 and run.stdout.splitlines()[-2:] == [
+        "Pair A won the given sueca game.", "Score: 76 | 44"], run.stdout
+    assert "Deck learnt from deal 1: its court cards" in run.stdout
+    deck = Deck.load(saved)
+    assert deck.learnt and deck.cards[:12] == list(SHOWN)
+    quiet = run_command([program, "replay", str(CLIPS / "game1.mp4"), "--no-learn"])
+    assert quiet.returncode == 0 and "Deck learnt" not in quiet.stdout
+    for clash in (["--deck", str(saved)], ["--no-learn"]):
+        refused = run_command([program, "replay", str(CLIPS / "game1.mp4"), "--save-deck",
+                               str(tmp_path / "again.npz"), *clash])
+        assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+        assert "--save-deck writes the deck learnt in play" in refused.stderr

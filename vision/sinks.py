@@ -64,15 +64,18 @@ class DeckHint:
         self.err = err or sys.stderr
         self.table: TableReferee | None = None
         self.said = False
+        self.learnt = False  # the deck was learnt in play (``vision.learning``)
 
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
         self.table = table
+        self.learnt |= any(item.announcement.kind == "deck_learned" for item in said)
         if any(isinstance(item.announcement, GameOver) for item in said):
             self._say()
         return True
 
     def end(self, said: list[Said]) -> None:
+        self.learnt |= any(item.announcement.kind == "deck_learned" for item in said)
         self._say()
 
     def close(self) -> None:
@@ -82,10 +85,12 @@ class DeckHint:
         if self.said or self.table is None or self.table.courts_unread < self.least:
             return
         self.said = True
+        how = ("the deck was learnt in play, and the deals after this one read them by their "
+               "pictures (--save-deck DECK.npz keeps it for a later session)") if self.learnt \
+            else ("an unfamiliar design's court cards are read once the players show the "
+                  "referee their deck first ('sueca-referee deck', then --deck DECK.npz)")
         print(f"{self.prefix}: {self.table.courts_unread} court cards were never read surely; "
-              "an unfamiliar design's court cards are read once the players show the referee "
-              "their deck first ('sueca-referee deck', then --deck DECK.npz)", file=self.err,
-              flush=True)
+              f"{how}", file=self.err, flush=True)
 
 
 # -- speech ------------------------------------------------------------------------------------
@@ -114,6 +119,8 @@ _PHRASES = {
            "card_unclear": "Carta pouco clara no lugar {seat}: mostre-a outra vez",
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
+           "deck_learned": "Já conheço as figuras deste baralho: passo a lê-las também pelos "
+                           "desenhos",
            "revoke_in_doubt": "Fim do jogo, mas o jogador {seat} pode ter renunciado, e as "
                               "cartas não foram lidas com segurança: sem veredicto",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",

@@ -31,6 +31,12 @@ def add_referee_options(command: argparse.ArgumentParser) -> None:
                          help="the court cards of the deck in play, as shown to the referee "
                               "with 'sueca-referee deck' (reads an unfamiliar design's court "
                               "cards far better)")
+    command.add_argument("--no-learn", action="store_true",
+                         help="do not learn the deck in play (without --deck, once a deal ends "
+                              "with every card known, its court cards are read by their "
+                              "pictures in the deals after it)")
+    command.add_argument("--save-deck", metavar="DECK.npz",
+                         help="write the deck learnt in play here, to give as --deck later")
     command.add_argument("--models", metavar="DIR", help="model folder (default: models/)")
     command.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
 
@@ -43,6 +49,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.detect import CardDetector, DetectorError
     from vision.models import MODELS, threads_beside_reading
     from vision.game import TableReferee
+    from vision.learning import DeckLearner
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
     from vision.sinks import (ConsoleSink, DeckHint, SpeechSink, VideoSink, WindowSink, clock,
@@ -90,7 +97,10 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         return fail(str(error), 2)
     if command == "replay" and not Path(ns.clip).exists():
         return fail(f"'{ns.clip}' does not exist")
-    if says_unwritable(command, (ns.events, False), (ns.out, False)):
+    if ns.save_deck and (deck_file or ns.no_learn):
+        return fail("--save-deck writes the deck learnt in play: it cannot be given with "
+                    f"{'--deck' if deck_file else '--no-learn'}", 2)
+    if says_unwritable(command, (ns.events, False), (ns.out, False), (ns.save_deck, False)):
         return 2  # (said before a camera opens or a clip is played)
     truth = None
     if command == "replay" and ns.truth:  # read first: not found only after the whole clip
@@ -112,6 +122,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     except (DetectorError, ClassifierError) as error:
         return fail(str(error))
     table = TableReferee(rules, trump=trump)
+    # without a deck shown, the deck is learnt once a deal ends with every card known
+    learner = None if deck is not None or ns.no_learn else DeckLearner(classifier)
     skip_until = -1
     if ns.resume:
         try:
@@ -153,7 +165,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             log.write({"record": "session", "command": command,
                        "deck": str(Path(deck_file).resolve()) if deck_file else None})
         result = run_session(frames, detector, classifier, keeper, Tracker(), table, sinks, log,
-                             skip_until)
+                             skip_until, learner)
     except SourceError as error:
         return fail(str(error))
     except OSError as error:  # an output that cannot be written, or a camera's device
@@ -167,6 +179,18 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             sink.close()
         if log is not None:
             log.close()
+    if ns.save_deck and learner is not None:
+        if learner.deck is None:
+            print(f"{PROG} {command}: no deck was learnt (no deal ended with every card known): "
+                  f"'{ns.save_deck}' not written", file=sys.stderr)
+        else:
+            try:
+                learner.deck.save(ns.save_deck)
+                print(f"deck learnt in play written to {ns.save_deck} (give it as --deck)",
+                      file=sys.stderr)
+            except OSError as error:
+                print(f"{PROG} {command}: cannot write '{ns.save_deck}': "
+                      f"{error.strerror or error}", file=sys.stderr)
     for note in stats.notes:
         print(f"{PROG} {command}: {note}", file=sys.stderr)
     if stats.unreadable:
