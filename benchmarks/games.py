@@ -10,7 +10,11 @@ announcement and the verdict matched the truth log, any false accusation, and th
 card coming to rest to its announcement; then the totals. Needs the test designs in the face
 cache (built on first use). With ``--decks`` each game is refereed as after the players showed
 the referee their deck's court cards (``sueca-referee deck``): a studio picture of that design's
-court cards laid out (the first of seeds 1-10 that can be enrolled) gives the deck.
+court cards laid out (the first of seeds 1-10 that can be enrolled) gives the deck. With
+``--learn`` each game is refereed as the second deal of a session whose first deal was the
+game of the same design six seeds away in the set (another camera, table and light, so a
+harder test than a real table's next deal): the deck is learnt in play where that first deal
+ends with every card known (``vision.learning``), and the game is refereed with it.
 """
 
 from __future__ import annotations
@@ -30,32 +34,51 @@ from vision.options import at_least, model_folder, picture_size  # noqa: E402
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
-def referee_game(job: tuple[int, bool, tuple[int, int], bool, str, str | None, bool]) -> dict:
+def clip_of(job: tuple) -> tuple[Path, Path]:
+    """The clip and truth log of a job's game (``referee_game``), rendered unless its folder
+    holds them already (a --keep folder holds earlier renders)."""
+    from vision.studio.clip import game_from_seed, render_clip
+    from vision.studio.facesets import face_sets
+
+    seed, revoke, (width, height), brisk, folder = job[:5]
+    designs = face_sets("test", log=lambda m: None)
+    clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
+    if not (clip.exists() and truth.exists()):
+        render_clip(game_from_seed(seed, revoke=revoke), designs[seed % len(designs)], clip,
+                    truth, seed=seed, width=width, height=height,
+                    timing=BRISK if brisk else Timing(), progress=False)
+    return clip, truth
+
+
+def referee_game(job: tuple) -> dict:
     from vision.classify import CardClassifier
     from vision.detect import CardDetector
-    from vision.studio.clip import game_from_seed, render_clip
+    from vision.learning import DeckLearner
     from vision.studio.facesets import face_sets
     from vision.truthcheck import referee_clip
 
     from vision.models import MODELS
 
-    seed, revoke, (width, height), brisk, folder, models, with_deck, aces = job
+    seed, revoke, size, brisk, folder, models, with_deck, aces, teacher = job
     models_dir = Path(models) if models else MODELS
     designs = face_sets("test", log=lambda m: None)
     faces = designs[seed % len(designs)]
-    clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
-    if not (clip.exists() and truth.exists()):  # a --keep folder holds earlier renders
-        render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth, seed=seed,
-                    width=width, height=height, timing=BRISK if brisk else Timing(),
-                    progress=False)
+    clip, truth = clip_of(job)
     detector = CardDetector(models_dir / "detector.onnx", threads=1)
     classifier = CardClassifier(models_dir / "cards.onnx", threads=1)
     if with_deck:
         from vision.studio.images import enrolled_deck
 
         classifier.deck, _, _ = enrolled_deck(faces, detector, classifier, aces=aces)
+    learnt = None
+    if teacher is not None:  # the first deal, of the same design: the deck learnt in it
+        learner = DeckLearner(classifier)
+        referee_clip(*clip_of((teacher, teacher % 4 == 0, size, brisk, folder)), detector,
+                     classifier, learner=learner)
+        classifier.deck, learnt = learner.deck, learner.deck is not None
     _, comparison = referee_clip(clip, truth, detector, classifier)
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
+            "learnt": learnt, "teacher": teacher,
             "false": comparison.false_accusations, "wrong": comparison.statements_wrong,
             "delays": comparison.delays,
             "verdict": comparison.verdict_right, "winner": comparison.winner_only,
@@ -85,7 +108,13 @@ def main() -> None:
                         help="referee each game with its design's court cards shown first")
     parser.add_argument("--aces", action="store_true",
                         help="with --decks: the aces shown too, in a picture of their own")
+    parser.add_argument("--learn", action="store_true",
+                        help="referee each game as a second deal, with the deck learnt in play "
+                        "from the game of its design six seeds away (needs --games 7 or more)")
     args = parser.parse_args()
+    if args.learn and (args.decks or args.games < 7):
+        parser.error("--learn needs at least 7 games (a second game of each design) and no "
+                     "--decks")
     width, height = args.size
     from vision.studio.facesets import face_sets
 
@@ -93,16 +122,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
+        seeds = range(args.first_seed, args.first_seed + args.games)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models,
-                 args.decks, args.aces)
-                for seed in range(args.first_seed, args.first_seed + args.games)]
+                 args.decks, args.aces,
+                 None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
+                for seed in seeds]
         started = time.monotonic()
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            if args.learn:  # every clip first: each is another game's first deal too
+                list(pool.imap(clip_of, jobs))
             results = []
             for r in pool.imap(referee_game, jobs):
                 results.append(r)
                 verdict = "right" if r["right"] else "WRONG"
-                print(f"game {r['seed']:3d} ({r['design']}, revoke {r['revoke']}): {verdict}; "
+                learnt = "" if r["learnt"] is None else \
+                    f", deck {'learnt' if r['learnt'] else 'not learnt'} from game {r['teacher']}"
+                print(f"game {r['seed']:3d} ({r['design']}, revoke {r['revoke']}{learnt}): "
+                      f"{verdict}; "
                       f"plays {r['plays'][0]}/{r['plays'][1]} right, {r['plays'][2]} misread; "
                       f"tricks {r['tricks'][0]}/{r['tricks'][1]}; false accusations "
                       f"{r['false']}; said wrongly {r['wrong']}", flush=True)
@@ -125,6 +161,10 @@ def main() -> None:
           f"score not known for sure), given wrongly: "
           f"{sum(r['verdict_wrong'] for r in results)}; cheating announced: {cheats[0]} of "
           f"{cheats[1]}")
+    if args.learn:
+        learnt = [r for r in results if r["learnt"]]
+        print(f"decks learnt in the first deal: {len(learnt)} of {len(results)}; of the games "
+              f"refereed with one, {sum(r['right'] for r in learnt)} refereed entirely right")
     if delays:
         print(f"delay from rest to announcement: median {statistics.median(delays):.0f} frames, "
               f"worst {max(delays)}")

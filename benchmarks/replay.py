@@ -30,6 +30,7 @@ from vision.detect import CardDetector  # noqa: E402
 from vision.game import TableReferee  # noqa: E402
 from vision.models import threads_beside_reading  # noqa: E402
 from vision.options import at_least  # noqa: E402
+from vision.learning import DeckLearner  # noqa: E402
 from vision.session import run_session  # noqa: E402
 from vision.sources import SourceStats, open_source, video_frames  # noqa: E402
 from vision.studio.clip import read_truth  # noqa: E402
@@ -71,8 +72,10 @@ def main() -> None:
             classifier = CardClassifier(threads=args.threads)
             started = time.perf_counter()
             # as 'sueca-referee replay' reads it: decoded ahead on a thread of its own
+            # (and, as it does without --deck, learning the deck in play)
             result = run_session(open_source(str(clip), SourceStats()), detector, classifier,
-                                 CalibrationKeeper(), Tracker(), table, [])
+                                 CalibrationKeeper(), Tracker(), table, [],
+                                 learner=DeckLearner(classifier))
             referees.append(time.perf_counter() - started)
         comparison = compare_with_truth(read_truth(truth), result.said, table.taken)
         # memory: 'sueca-referee replay' on its own, in a process of its own

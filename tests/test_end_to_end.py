@@ -219,3 +219,31 @@ def test_a_trump_read_as_one_of_two_cards_is_settled_by_the_play(folder):
     assert len(settled) == 1 and settled[0].card == "AC", kinds
     assert "out_of_turn" not in kinds and comparison.statements_wrong == 0, comparison.lines()
     assert comparison.verdict_right, comparison.lines()
+
+
+@pytest.mark.parametrize("teacher, seed", [(5, 11), (10, 4)])
+def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
+    """The deck learnt in play: game 5 (kde-penguins) ends with every card known, its queen
+    and ace of spades worked out from the deck, and its court cards' crops read game 11 (the
+    same design on another table, under another camera and light) whole, as a second deal
+    would be; game 10 (kde-jolly-royal) teaches game 4, whose revoke is then proven. Nothing
+    read wrongly either way. (Alone, games 11 and 4 lose plays to unsure court cards.)"""
+    from vision.learning import DeckLearner
+
+    refereed(teacher, teacher % 4 == 0, folder)  # renders the clips, if need be
+    refereed(seed, seed % 4 == 0, folder)
+    from pathlib import Path
+
+    detector, _ = _stages()
+    classifier = CardClassifier(threads=1)
+    learner = DeckLearner(classifier)
+    first, _ = referee_clip(Path(folder) / f"game{teacher}.mp4",
+                            Path(folder) / f"game{teacher}.jsonl", detector, classifier,
+                            learner=learner)
+    learnt = [s.announcement for s in first.said if s.announcement.kind == "deck_learned"]
+    assert len(learnt) == 1 and learner.deck is not None and learner.deck.learnt
+    assert set(learnt[0].cards) >= {f"{r}{s}" for r in "JQK" for s in "CDHS"}
+    classifier.deck = learner.deck
+    _, comparison = referee_clip(Path(folder) / f"game{seed}.mp4",
+                                 Path(folder) / f"game{seed}.jsonl", detector, classifier)
+    assert comparison.all_right, comparison.lines()
