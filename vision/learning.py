@@ -38,7 +38,7 @@ from .track import CardLanded
 
 _DECK = frozenset(str(card) for card in SUECA_DECK)
 # crops kept of each card read: the surest is learnt, the others check what was learnt
-KEPT = 3
+KEPT = 2
 
 
 @dataclass(frozen=True)
@@ -87,21 +87,23 @@ class DeckLearner:
         """One frame: the crops of the cards that came to rest on it (``events``), and of the
         cards still lying unread in their zones (``unread``), as ``detections`` (read on
         this frame, or kept from the last one read) outline them."""
+        landed = set()
         for event in events:
             if isinstance(event, CardLanded) and len(event.quad) == 4:
                 self._landed[(event.seat, event.card)] = event.confidence
                 self._keep((event.seat, event.card), event.confidence, rectify(
                     image, np.array(event.quad, np.float32), self.size, ordered=True))
+                landed.add(event.seat)
         unread = set(unread)
         for i in range(len(detections)):
             seat, card = detections.seats[i], detections.cards[i]
-            if seat is None or not detections.whole[i]:
-                continue
+            if seat is None or seat in landed or not detections.whole[i]:
+                continue  # (a card that came to rest on this frame is kept once)
             if seat in unread:
                 self._unread[seat] = (frame, rectify(image, detections.quads[i], self.size,
                                                      ordered=True))
-            elif card is not None and detections.confidence[i] > min(
-                    (c for c, _ in self._read.get((seat, card), [])), default=0.0):
+            elif card is not None and (len(self._read.get((seat, card), [])) < KEPT or
+                                       detections.confidence[i] > self._read[(seat, card)][-1][0]):
                 self._keep((seat, card), float(detections.confidence[i]),
                            rectify(image, detections.quads[i], self.size, ordered=True))
 
@@ -170,14 +172,17 @@ class DeckLearner:
         kept = list(SHOWN) + [ace for ace in ACES if cards[ace] and cards[ace][0][0] < PLAIN_ACE]
         deck = Deck(kept, np.stack([cards[card][0][1] for card in kept]),
                     f"learnt in play from deal {self._deal}", learnt=True)
-        # the deck must read the card's other crops (its less sure looks) as that card: a
-        # crop cut askew, or look-alike cards it cannot tell apart, and nothing is learnt
+        # the deck must never read a card's other look (its next surest) as another card it
+        # keeps: a crop kept askew, or look-alike cards it cannot tell apart, and nothing is
+        # learnt. (A poor look, a hand over it, that the deck leaves to the classifier, which
+        # takes it for a number card or none, says nothing of the deck.)
         others = [(card, crop) for card in kept for _, crop in cards[card][1:]]
         if others:
             crops = np.stack([crop for _, crop in others])
             probs = self.classifier.probabilities(crops)
             deck.weigh(crops, probs)
-            if any(CLASSES[int(i)] != card for (card, _), i in zip(others, probs.argmax(1))):
+            read = [CLASSES[int(i)] for i in probs.argmax(axis=1)]
+            if any(name != card and name in kept for (card, _), name in zip(others, read)):
                 return None
         self.deck = deck
         return Said(over.frame, over.time_s, DeckLearned(self._deal, tuple(kept)))
