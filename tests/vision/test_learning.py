@@ -46,12 +46,15 @@ def _one(seat: int, card: str) -> CardDetections:
 
 
 def deal(learner: DeckLearner, sure: float = 0.95, gap: tuple[int, int] | None = None,
-         deduce: bool = True, astray: tuple[str, str] | None = None) -> list[Said]:
+         deduce: bool = True, astray: tuple[str, str] | None = None,
+         hear=None) -> list[Said]:  # noqa: ANN001
     """Play ``DEAL`` to ``learner``: each card lands (court cards and aces read ``sure``, the
     others 0.999) and is looked at once more; each trick is won. ``gap``: (round, seat) whose
     card is never read; its trick is swept unread (and, with ``deduce``, its card worked out
     at the end of the deal). ``astray``: (card, other): that card's second look shows the
-    other card's picture (an outline cut across two cards, say)."""
+    other card's picture (an outline cut across two cards, say). ``hear``: what the referee's
+    announcements are given to (default: the learner's ``heard``)."""
+    hear = hear or learner.heard
     said: list[Said] = []
     frame = 0
     for number, cards in enumerate(DEAL, start=1):
@@ -73,16 +76,16 @@ def deal(learner: DeckLearner, sure: float = 0.95, gap: tuple[int, int] | None =
         frame += 10
         if gap is not None and gap[0] == number:
             seen = tuple(f"{p.seat.number}:{p.card}" for p in plays)
-            said += learner.heard([Said(frame, 0.0, TrickMissed(number, seen))])
+            said += hear([Said(frame, 0.0, TrickMissed(number, seen))])
         else:
-            said += learner.heard([Said(frame, 0.0, TrickWon(number, Seat(1), 0, (0, 0),
+            said += hear([Said(frame, 0.0, TrickWon(number, Seat(1), 0, (0, 0),
                                                              Trick(tuple(plays))))])
     end = []
     if gap is not None and deduce:
         end.append(Said(frame, 0.0, CardDeduced(gap[0], Seat(gap[1]),
                                                 DEAL[gap[0] - 1][gap[1] - 1])))
     end.append(Said(frame, 0.0, GameOver((60, 60), Outcome.from_score((60, 60)))))
-    return said + learner.heard(end)
+    return said + hear(end)
 
 
 def test_a_deal_whose_every_card_is_known_teaches_its_court_cards_and_unsure_aces():
@@ -134,3 +137,25 @@ def test_a_deck_is_learnt_once_and_each_deal_starts_afresh():
     assert len(learnt) == 1 and learnt[0].deal == 2
     first = learner.deck
     assert not deal(learner) and learner.deck is first  # deal 3 teaches nothing more
+
+
+
+def test_the_session_reads_the_deals_after_with_the_deck_learnt(tmp_path):
+    """``run_session``'s part: what the learner says at the end of a deal is said and
+    logged, and the classifier reads the deals after with the deck learnt."""
+    import json
+    from types import SimpleNamespace
+
+    from vision.session import EventLog, SessionResult, _learnt
+
+    learner = DeckLearner(Reader())
+    classifier = SimpleNamespace(deck=None)
+    result = SessionResult()
+    log = EventLog(tmp_path / "log.jsonl")
+    said = deal(learner, hear=lambda heard: _learnt(learner, heard, classifier, log, result))
+    log.close()
+    assert classifier.deck is learner.deck is not None
+    assert [s.announcement.kind for s in result.said] == ["deck_learned"] == [
+        s.announcement.kind for s in said]
+    records = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [r["kind"] for r in records] == ["deck_learned"]
