@@ -27,7 +27,7 @@ import numpy as np
 
 from referee.cards import SUECA_DECK
 from referee.events import Announcement, GameOver, TrickMissed, TrickWithdrawn, TrickWon
-from referee.seats import Seat
+from referee.seats import SEATS, Seat
 
 from .announcements import CardDeduced, Said
 from .cardclasses import CLASSES
@@ -67,7 +67,6 @@ class DeckLearner:
 
     def __init__(self, classifier) -> None:  # noqa: ANN001
         self.classifier = classifier
-        self.size = classifier.size
         self.deck: Deck | None = None
         self._deal = 1
         self._new_deal()
@@ -75,7 +74,7 @@ class DeckLearner:
     def _new_deal(self) -> None:
         # (seat, card) -> its crops as read on its surest looks: (confidence, crop), surest first
         self._read: dict[tuple[Seat, str], list[tuple[float, np.ndarray]]] = {}
-        self._landed: dict[tuple[Seat, str], float] = {}  # how surely each landing was read
+        self._landed: set[tuple[Seat, str]] = set()  # the cards that came to rest
         self._unread: dict[Seat, tuple[int, np.ndarray]] = {}  # the last crop of each
         self._gaps: dict[tuple[int, Seat], np.ndarray] = {}  # (round, seat) never read
         self._rounds: dict[int, list[tuple[Seat, str | None]]] = {}
@@ -90,9 +89,9 @@ class DeckLearner:
         landed = set()
         for event in events:
             if isinstance(event, CardLanded) and len(event.quad) == 4:
-                self._landed[(event.seat, event.card)] = event.confidence
-                self._keep((event.seat, event.card), event.confidence, rectify(
-                    image, np.array(event.quad, np.float32), self.size, ordered=True))
+                self._landed.add((event.seat, event.card))
+                self._keep((event.seat, event.card), event.confidence,
+                           self._crop(image, np.array(event.quad, np.float32)))
                 landed.add(event.seat)
         unread = set(unread)
         for i in range(len(detections)):
@@ -100,12 +99,15 @@ class DeckLearner:
             if seat is None or seat in landed or not detections.whole[i]:
                 continue  # (a card that came to rest on this frame is kept once)
             if seat in unread:
-                self._unread[seat] = (frame, rectify(image, detections.quads[i], self.size,
-                                                     ordered=True))
+                self._unread[seat] = (frame, self._crop(image, detections.quads[i]))
             elif card is not None and (len(self._read.get((seat, card), [])) < KEPT or
                                        detections.confidence[i] > self._read[(seat, card)][-1][0]):
                 self._keep((seat, card), float(detections.confidence[i]),
-                           rectify(image, detections.quads[i], self.size, ordered=True))
+                           self._crop(image, detections.quads[i]))
+
+    def _crop(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The card with outline ``quad`` cut out as the classifier reads it."""
+        return rectify(image, quad, self.classifier.size, ordered=True)
 
     def _keep(self, key: tuple[Seat, str], confidence: float, crop: np.ndarray) -> None:
         """Keep ``crop`` among ``KEPT`` crops of card ``key``, surest first."""
@@ -122,7 +124,7 @@ class DeckLearner:
             a = item.announcement
             if isinstance(a, TrickMissed):
                 seen = dict(entry.split(":") for entry in a.seen)
-                for seat in (Seat(n) for n in range(1, 5)):
+                for seat in SEATS:
                     last = self._unread.get(seat)
                     if str(seat.number) not in seen and last and last[0] > self._trick_began:
                         self._gaps[(a.round, seat)] = last[1]

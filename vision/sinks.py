@@ -69,14 +69,17 @@ class DeckHint:
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
         self.table = table
-        self.learnt |= any(item.announcement.kind == "deck_learned" for item in said)
+        self._heard(said)
         if any(isinstance(item.announcement, GameOver) for item in said):
             self._say()
         return True
 
     def end(self, said: list[Said]) -> None:
-        self.learnt |= any(item.announcement.kind == "deck_learned" for item in said)
+        self._heard(said)
         self._say()
+
+    def _heard(self, said: list[Said]) -> None:
+        self.learnt |= any(item.announcement.kind == "deck_learned" for item in said)
 
     def close(self) -> None:
         self._say()
