@@ -466,7 +466,9 @@ class TableReferee:
                             f"under {_named(c.card)} the play makes no sense ({c.trouble})"
                             for c in self._candidates if c is not clean[0])
             return now + self._settle_trump(clean[0], why)
-        if all(c.table.deal > self.deal or c.table.is_over for c in self._candidates):
+        # (a card under which somebody played out of turn is no trump where others are left:
+        # its deal, stuck on a play it cannot take, is not waited for)
+        if all(c.table.deal > self.deal or c.table.is_over for c in clean or self._candidates):
             return now + self._trump_never_settled(clean)
         alike = 0
         while all(len(c.held) > alike and c.held[alike] == first.held[alike]
