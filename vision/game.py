@@ -125,7 +125,7 @@ class _Candidate:
     card: Card | Suit
     table: TableReferee
     held: list[Announcement]
-    trouble: Announcement | None = None
+    trouble: Announcement | str | None = None
 
 
 def _court_share(odds: tuple[tuple[str, float], ...]) -> float:
@@ -176,6 +176,8 @@ class TableReferee:
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
         self._dropped: list[Dropped | None] = []
+        # why the deal, as the settlement found it, cannot be what happened (``_settle``)
+        self._no_way_fits: str | None = None
         # the suits or ranks read of unread cards lying in the zones during the trick in
         # progress, by seat: (the frame the card was first seen, that part; None where two
         # cards seen there in turn differed); and the cards (seat, that frame) seen during
@@ -430,7 +432,8 @@ class TableReferee:
             said = [s.announcement for s in candidate.table.on_events(
                 events, frame, time_s, holding, unread, empty, parts, odds, looks)]
             if candidate.trouble is None:
-                candidate.trouble = next((a for a in said if isinstance(a, OutOfTurn)), None)
+                candidate.trouble = next((a for a in said if isinstance(a, OutOfTurn)), None) \
+                    or candidate.table._no_way_fits
             candidate.held += said
         return self._reconcile()
 
@@ -845,9 +848,17 @@ class TableReferee:
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
         """``said`` with the deal settled from its dropped tricks where the rest of the deal
-        allows (``vision.settlement``)."""
-        return Settlement(self.referee, self.order, self.match.rules).settle(said,
-                                                                            self._dropped)
+        allows (``vision.settlement``). Where no way of putting the cards never read back in
+        their places fits the play, that is noted (``_no_way_fits``): a deal refereed under a
+        trump in doubt then rules that trump out, as a call out of turn under it does."""
+        settlement = Settlement(self.referee, self.order, self.match.rules)
+        settled = settlement.settle(said, self._dropped)
+        if settlement.no_way_fits and self._no_way_fits is None:
+            missed = self.referee.missed
+            self._no_way_fits = (f"no way of putting back the cards never read in "
+                                 f"round{'s' if len(missed) > 1 else ''} "
+                                 f"{', '.join(map(str, missed))} fits the play")
+        return settled
 
     def _count_sweeps(self, busy: bool) -> list[Announcement]:
         """In a deal whose trump was not read: a table that had cards and has none now was

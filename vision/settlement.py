@@ -46,6 +46,10 @@ class Settlement:
         self.referee = referee
         self.order = order
         self.rules = rules
+        # set by ``settle`` where every way of putting the cards back was tried and none
+        # fits the play (each makes a play out of turn): what the deal was refereed under,
+        # its trump, cannot be what happened
+        self.no_way_fits = False
 
     def settle(self, said: list[Announcement],
                dropped_all: list[Dropped | None]) -> list[Announcement]:
@@ -91,6 +95,7 @@ class Settlement:
             if over is not None:
                 ways.append((cards, orders, over))
         if not ways:
+            self.no_way_fits = bool(tries)
             return said
         if any(over.cheat is not None for _, _, over in ways) \
                 or len({over.score for _, _, over in ways}) != 1:
