@@ -809,12 +809,13 @@ def test_a_card_in_doubt_the_play_rules_out_is_not_waited_for_at_the_end_of_the_
 
 def test_a_trump_under_which_no_way_of_putting_back_a_card_never_read_fits_is_ruled_out():
     # as _NEVER_TOLD, but seat 1 leads round 9 with the 4S, which seat 3's 7C (clubs, the
-    # trump) cuts, and seat 3 leads round 10. That 7C is never read, so round 9 is dropped,
-    # and under neither card in doubt is anybody called out of turn: under AS the gap might
-    # have been the KS, not played yet. At the end of the deal the 7C is the one card left:
-    # under AS seat 1's 4S takes round 9 and seat 3's lead makes no sense, so the trump is
-    # AC (game 409 of the studio's random games: its trump, read as spades, clubs or hearts,
-    # was never told by the play; now it is)
+    # trump) cuts, and seat 3 leads round 10. That 7C and seat 4's KD are never read, so
+    # round 9 is dropped, and under neither card in doubt is anybody called out of turn:
+    # under AS a gap might have been the KS, not played yet. At the end of the deal the 7C
+    # and the KD are the cards left: under AS seat 1's 4S takes round 9 either way and seat
+    # 3's lead makes no sense, so the trump is AC, and of the two ways under AC only the 7C
+    # in seat 3's gap gives seat 3 the round (game 409 of the studio's random games: its
+    # trump, read as spades, clubs, diamonds or hearts, was never told by the play; now it is)
     tricks = _NEVER_TOLD[:6] + [
         [(2, "AS"), (3, "2S"), (4, "3S"), (1, "7S")], [(2, "5S"), (3, "6S"), (4, "QS"), (1, "JS")],
         [(1, "4S"), (2, "KC"), (3, "7C"), (4, "KD")], [(3, "KH"), (4, "JD"), (1, "KS"), (2, "JH")]]
