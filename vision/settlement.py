@@ -25,6 +25,8 @@ from referee.events import (
     GameIncomplete,
     GameOver,
     Outcome,
+    RevokeInDoubt,
+    RevokeProven,
     TrickWon,
     TrumpDeclared,
     TrumpRevealed,
@@ -107,7 +109,8 @@ class Settlement:
                 scores = Counter(over.score for _, _, over in ways)
                 return rest + [_outcome([s for s, _ in scores.most_common()], 1.0,
                                              results.pop(), said)]
-            return said
+            doubt = self._revoke_in_doubt(ways, dropped, said)
+            return said if doubt is None else rest + doubt
         if len(ways) > 1:
             rounds = tuple(d.round for d in dropped)
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
@@ -186,11 +189,45 @@ class Settlement:
         return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
                             placed), overs[key]]
 
+    def _revoke_in_doubt(self, ways: list[tuple[tuple[Card, ...], tuple, GameOver]],
+                         dropped: list[Dropped], said: list[Announcement],
+                         ) -> list[Announcement] | None:
+        """Where every way of putting the cards never read back (``ways``: cards, orders,
+        verdict) shows one and the same revoke (the same card off the lead, and the same later
+        card of the lead's suit that shows it), nobody is judged on it (the cards it rests
+        on were not all read surely, or it would have been proven as they came down), but
+        the deal ends saying who may have revoked (``RevokeInDoubt``, with the score of the
+        first way's tricks), so the players can look for themselves; with one way, the cards
+        it puts back are named first. None where the ways show anything else."""
+        cheats = [over.cheat for _, _, over in ways]
+        first = cheats[0]
+        if not isinstance(first, RevokeProven) or any(c != first for c in cheats):
+            return None  # (a revoke whose later card differs between the ways is not said)
+        cards, orders, _ = ways[0]
+        again = self._replay(dict(zip((d.round for d in dropped), orders)), cards)
+        assert again is not None
+        points = again[1].score
+        missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
+        deduced: list[Announcement] = []
+        if len(ways) == 1:
+            fill = iter(cards)
+            deduced = [CardDeduced(d.round, seat, str(next(fill)))
+                       for d, order in zip(dropped, orders) for seat, c in order if c is None]
+        return deduced + [RevokeInDoubt(points, Outcome.from_score(points), None, missed,
+                                        first.seat, first.card, first.round, first.lead_suit,
+                                        first.proof, first.proof_round)]
+
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
                      cards: tuple[Card, ...]) -> GameOver | None:
         """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
         order), the cheating it shows in its ``cheat``; None if it cannot be what happened (a
         play out of turn, or anything else but tricks and cheating)."""
+        again = self._replay(dropped, cards)
+        return None if again is None else again[0]
+
+    def _replay(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
+                cards: tuple[Card, ...]) -> tuple[GameOver, Referee] | None:
+        """As ``_score_again``, with the referee that scored the deal again (its points)."""
         again = Referee(self.order)
         trump, suit = self.referee.trump, self.referee.trump_suit
         assert suit is not None
@@ -210,7 +247,7 @@ class Settlement:
                                   Cheat)) for a in said) \
                 or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
-        return over[0]  # the first cheating proven is the verdict's ``cheat``
+        return over[0], again  # the first cheating proven is the verdict's ``cheat``
 
 
 def deal_result(over: GameOver, rules: MatchRules) -> tuple[Pair | None, int] | None:

@@ -440,6 +440,25 @@ def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_n
     assert "revoke" not in kinds and kinds[-1] == "game_incomplete"
 
 
+def test_a_revoke_every_way_of_putting_back_a_card_never_read_shows_is_said_in_doubt():
+    # game1c: seat 2's 6D, its failure to follow spades in round 3, is never read, so round 3
+    # is dropped and nothing shows the revoke as the cards come down. At the end the 6D is
+    # the one card left, and with it in its place seat 2's 3S in round 4 shows the revoke:
+    # the card is named, and the deal ends saying who may have revoked, accusing nobody
+    # (games 316 and 412 of the studio's random games ended "round 7 / 4 could not be
+    # scored" where each was a revoke)
+    table, said = referee_over(_game1_tricks({(2, "6D")}, "game1c"))
+    kinds = [a.kind for a in said]
+    assert "revoke" not in kinds and "match_tally" not in kinds, kinds
+    deduced = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_deduced"]
+    assert deduced == [(3, 2, "6D")] and kinds[-1] == "revoke_in_doubt", kinds
+    assert said[-1].message.splitlines() == [
+        "Game over, but Player 2 may have revoked (played 6D on a Spades lead in round 3, then "
+        "3S in round 4); the cards were not read surely enough to accuse anyone: no verdict.",
+        "Score of the cards as read: 76 | 44"]
+    assert said[-1].missed == (3,) and sum(table.match.games.values()) == 0
+
+
 def test_a_revoke_in_a_trick_dropped_for_an_earlier_card_never_read_is_still_proven():
     # game1c round 3: seat 3 leads AS, seat 1's 4S is never read, so seat 2's 6D (its revoke)
     # waits behind it until the trick is dropped; seat 2's 3S in round 4 proves the revoke
