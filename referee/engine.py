@@ -485,6 +485,16 @@ class Referee:
         return [TrickWithdrawn(round_, seat, card, winner, trick.points, self.score, sure,
                                trick)]
 
+    def leader_of(self, round_: int) -> Seat | None:
+        """Who led round ``round_``, as played: the first play of its trick, scored or in
+        progress; None for a round not played yet or dropped."""
+        if round_ == self.round and self.plays:
+            return self.plays[0].seat
+        if round_ >= self.round or round_ in self.missed:
+            return None
+        # the tricks are kept in the order of their rounds, the dropped ones left out
+        return self.tricks[sum(1 for r in range(1, round_) if r not in self.missed)].plays[0].seat
+
     def only_card_left(self, odds: Sequence[tuple[str, float]]) -> Card | None:
         """The card that a card never read surely, read with ``odds`` (a camera's classifier:
         card names and probabilities), must be by elimination: the likeliest card they name

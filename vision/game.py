@@ -62,7 +62,7 @@ from referee.events import (
 )
 from referee.match import Match, MatchScored
 from referee.seats import SEATS, Seat, TableOrder
-from referee.tricks import Play
+from referee.tricks import Play, Trick
 
 from .announcements import (
     CardKnown,
@@ -705,7 +705,10 @@ class TableReferee:
         (``Referee.only_card_left``, from the classifier's odds of them, and of what was read
         surely of their suit or rank), where the order of their plays is known: the cards are
         named (``CardKnown``) and the trick scored (``Referee.restore_trick``), so the running
-        score is right again before the deal ends."""
+        score is right again before the deal ends. The round after it, where it is not
+        dropped too, must have been led, and by the trick's winner so (``Referee.leader_of``):
+        else the cards are not what they seem (or, with the trump in doubt, the trump is not
+        this one), and the trick stays dropped for the settlement at the deal's end."""
         if self.referee.phase is not DealPhase.PLAYING:
             return []
         said: list[Announcement] = []
@@ -720,6 +723,15 @@ class TableReferee:
                     or len(set(known.values())) != len(gaps):
                 continue
             plays = [Play(seat, card if card is not None else known[seat]) for seat, card in order]
+            following = dropped.round + 1
+            if following <= ROUNDS and following not in self.referee.missed:
+                after = self.referee.leader_of(following)
+                assert self.referee.trump_suit is not None
+                if after is None:
+                    continue  # scored once the round after it is led, by its winner
+                if Trick(tuple(plays)).winner(self.referee.trump_suit) != after:
+                    continue  # its winner did not lead next: something was misread (or, with
+                    # the trump in doubt, this is not the trump); the settlement weighs it
             self._dropped.remove(dropped)
             # (ruled out like a swept trick's cards; the last entry stays the last trick's)
             self._finished.insert(0, frozenset(str(card) for card in known.values()))

@@ -856,6 +856,32 @@ def test_a_trump_under_which_no_way_of_putting_back_a_card_never_read_fits_is_ru
     assert said[-1].kind == "match_tally" and table.deal == 2, kinds
 
 
+def test_a_dropped_trick_known_by_elimination_is_scored_only_once_its_winner_leads_next():
+    # as above, with only the 7C never read surely, read as the 7C or the 7S: the 7S was
+    # played in round 7, so the gap can only be the 7C. Round 9 is scored again once round
+    # 10 is led, by its winner: under AC seat 3, who leads it; under AS seat 1, so seat 3's
+    # lead is out of turn there, and the trump is AC. (Before, round 9 was scored again as
+    # it was swept, and a lead by another seat was then taken as a guess: under AS seat 1
+    # took round 9, nobody was out of turn, and the trump was never settled.)
+    tricks = _NEVER_TOLD[:6] + [
+        [(2, "AS"), (3, "2S"), (4, "3S"), (1, "7S")], [(2, "5S"), (3, "6S"), (4, "QS"), (1, "JS")],
+        [(1, "4S"), (2, "KC"), (3, "7C"), (4, "KD")], [(3, "KH"), (4, "JD"), (1, "KS"), (2, "JH")]]
+    script = _trump_in_doubt(play_script(2, "AC", tricks), "AC", {"AC": 0.7, "AS": 0.3}, "A")
+    unread = ("7C", 0.6, True, (0, 0), None, (("7C", 0.6), ("7S", 0.4)))
+    script = [{seat: unread if entry[0] == "7C" else entry for seat, entry in cards.items()}
+              for cards in script]
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    settled = next(a for a in said if a.kind == "trump_settled")
+    assert settled.card == "AC" and "under AS the play makes no sense" in settled.message, kinds
+    known = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_known"]
+    assert known == [(9, 3, "7C")] and "out_of_turn" not in kinds, kinds
+    restored = said[kinds.index("card_known") + 1]
+    assert restored.message.startswith("Round 9: Player 3 (Pair A) wins 4S KC 7C KD"), kinds
+    assert said[-2].message.splitlines() == ["The game resulted in a draw.", "Score: 60 | 60"]
+    assert "outcome_settled" not in kinds and table.deal == 2, kinds
+
+
 def test_a_trump_never_settled_whose_cards_give_different_results_gives_no_verdict():
     # as above, but the last trick's cut by seat 2's KC (pair B) against seat 1's 7S (pair A)
     tricks = _NEVER_TOLD[:-1] + [[(1, "7S"), (2, "7C"), (3, "KC"), (4, "KD")]]
