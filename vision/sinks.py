@@ -340,16 +340,30 @@ def _label(image: np.ndarray, text: str, at: tuple[int, int], size: float,
 
 
 class VideoSink:
-    """``--out annotated.mp4``: the video with the overlay."""
+    """``--out annotated.mp4``: the video with the overlay. The video does not stop on the
+    last frame while a banner is up (the verdict, said as the last trick lands, or once the
+    frames have run out): the last frame is held until the banner has been shown its time,
+    with what was said at the end drawn on it."""
 
     def __init__(self, path: Path, fps: float = 30.0) -> None:
         self.path, self.fps = path, fps
         self.writer: cv2.VideoWriter | None = None
         self.overlay = Overlay()
+        # the last frame and what it was drawn with, to hold it at the end
+        self.last: tuple[Frame, CardDetections, Calibration | None, TableReferee] | None = None
+        self.said_at_end: list[Said] = []
 
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
-        image = self.overlay.draw(frame, detections, calibration, table, said)
+        self._write(self.overlay.draw(frame, detections, calibration, table, said))
+        self.last = (frame, detections, calibration, table)
+        return True
+
+    def end(self, said: list[Said]) -> None:
+        """What was said once the frames ran out: drawn on the last frame, held (``close``)."""
+        self.said_at_end += said
+
+    def _write(self, image: np.ndarray) -> None:
         if self.writer is None:
             h, w = image.shape[:2]
             self.writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*"mp4v"),
@@ -357,9 +371,27 @@ class VideoSink:
             if not self.writer.isOpened():
                 raise OSError(f"cannot write video '{self.path}'")
         self.writer.write(image)
-        return True
+
+    def _hold(self) -> None:
+        """The last frame again, with what was said at the end, for as long as the banner
+        still has to show."""
+        if self.last is None:
+            return
+        frame, detections, calibration, table = self.last
+        said, self.said_at_end = self.said_at_end, []
+        time_s, step = frame.time_s, 1.0 / self.fps
+        while True:
+            time_s += step
+            banner = self.overlay.banner
+            if not said and (banner is None or time_s - banner[1] > self.overlay.banner_s):
+                return
+            still = Frame(frame.image, frame.index, time_s)
+            self._write(self.overlay.draw(still, detections, calibration, table, said))
+            said = []
 
     def close(self) -> None:
+        if self.writer is not None or self.said_at_end:
+            self._hold()
         if self.writer is not None:
             self.writer.release()
 

@@ -102,6 +102,55 @@ def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
                                              "score 10 | 4   on the table: 1:AS"]
 
 
+def test_the_annotated_video_holds_its_last_frame_while_the_verdict_shows(tmp_path):
+    """The verdict, said as the last trick lands (or once the frames have run out, after the
+    last frame was written), stays on the video for the banner's time: the last frame is
+    held with it, not cut off with the clip."""
+    import cv2
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import VideoSink
+    from vision.sources import Frame
+
+    none = CardDetections(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32),
+                          np.zeros(0, bool), [], [], np.zeros(0, np.float32))
+    table = TableReferee(RulesConfig())
+    verdict = Said(2, 0.2, GameOver((76, 44), Outcome.PAIR_A, None))
+
+    def frames_of(path) -> list[np.ndarray]:
+        capture, images = cv2.VideoCapture(str(path)), []
+        while True:
+            ok, image = capture.read()
+            if not ok:
+                return images
+            images.append(image)
+
+    for at_end in (False, True):
+        path = tmp_path / f"annotated-{at_end}.mp4"
+        sink = VideoSink(path, fps=10.0)
+        for n in range(3):
+            said = [verdict] if n == 2 and not at_end else []
+            sink.frame(Frame(np.zeros((120, 160, 3), np.uint8), n, n / 10), none, None, table,
+                       said)
+        if at_end:
+            sink.end([verdict])
+        sink.close()
+        images = frames_of(path)
+        # the three frames, then the last held about 2.5 s (the banner's time) at 10 a second
+        assert 26 <= len(images) <= 29, (at_end, len(images))
+        assert images[-1][-5:].any() and images[-1][-5:].mean() > images[0][-5:].mean()
+    # with nothing to show at the end, the video is its frames
+    path = tmp_path / "plain.mp4"
+    sink = VideoSink(path, fps=10.0)
+    for n in range(3):
+        sink.frame(Frame(np.zeros((120, 160, 3), np.uint8), n, n / 10), none, None, table, [])
+    sink.close()
+    assert len(frames_of(path)) == 3
+
+
 def test_cheating_a_card_out_of_the_deck_and_the_match_are_spoken_in_portuguese():
     """Each says what happened, with the cards in words: cheating is not just "Batota!", and
     the match's tally after a deal is said too (it was said only in English)."""
