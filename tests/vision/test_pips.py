@@ -41,6 +41,21 @@ def test_a_nine_whose_odd_pip_sits_above_the_middle_is_counted():
     assert count_pips(aside) is None
 
 
+def test_a_six_whose_middle_row_sits_above_the_middle_is_counted():
+    # bellot draws its sixes and sevens so: rows at 0.14, 0.45 and 0.82 of the card's height,
+    # each middle pip's twin turned half round lying lower than the pip
+    six = _crop("6H")
+    paper = six[2:3, 32:33]
+    moved = six.copy()
+    moved[43:54, 14:51] = paper  # the middle row...
+    moved[38:49, 14:51] = six[43:54, 14:51]  # ...5 pixels (5 % of the height) higher
+    assert count_pips(moved) == 6
+    apart = six.copy()
+    apart[43:54, 14:51] = paper
+    apart[30:41, 14:51] = six[43:54, 14:51]  # 13 pixels higher: no layout is that lopsided
+    assert count_pips(apart) is None
+
+
 def test_aces_courts_and_backs_are_not_counted():
     for name in ["AS", "AH", "KH", "QD", "JC", "back"]:
         assert count_pips(_crop(name)) is None, name
