@@ -294,10 +294,14 @@ class Referee:
             self.leader = None
         if not self.plays:
             # after a dropped trick whoever plays first leads; unless the card came down
-            # alone, that is a guess, and in this trick a card never read may have led
+            # alone, that is a guess, and in this trick a card never read may have led. The
+            # tricks after a guess are led by their winners, each worked out from a lead that
+            # may be wrong: the lead is known again once one comes down alone
             self._lead_doubted = self.leader is None and not event.alone
             if self.leader is None:
                 self._lead_known = event.alone
+            else:
+                self._lead_known = self._lead_known or event.alone
             self.leader = seat
         else:
             lead = self.plays[0].card.suit

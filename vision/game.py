@@ -246,9 +246,9 @@ class TableReferee:
             self._watch_dealer(unread, empty)
         for n, event in enumerate(events):
             if isinstance(event, CardLanded):
-                if self.referee.to_play is None and not self.referee.plays and all(
+                if not self.referee.plays and all(
                         seat in empty for seat in self.order.seats_from(event.seat)[1:]):
-                    self._alone.add(event)  # were it to lead after a dropped trick: surely
+                    self._alone.add(event)  # were it to lead: surely the trick's first card
                 out += self._landed(event, unread)
                 if self._candidates:  # play began with the trump in doubt: the rest of
                     # this frame goes to the deal under each card it may be

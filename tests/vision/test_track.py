@@ -440,6 +440,31 @@ def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_n
     assert "revoke" not in kinds and kinds[-1] == "game_incomplete"
 
 
+def test_the_lead_is_known_again_once_a_lead_comes_down_alone_after_a_guess():
+    # game1c with seat 3's 5H never read: round 1 is dropped, and seat 2 leads round 2 while
+    # the other zones are not seen empty, so that lead is a guess. Seat 3 wins round 2 and
+    # leads round 3 (AS) alone on the table: the lead is known again, seat 2's 6D on it is a
+    # failure to follow, and its 3S in round 4 proves the revoke. (Before, one guessed lead
+    # left every later lead unknown to the end of the deal, and the revoke unproven: game 516
+    # of the studio's random games, a bellot deal, was given 45 | 75 where the truth is 0 | 120)
+    script = _game1_tricks({(3, "5H")}, "game1c")
+    tracker, table = Tracker(), TableReferee(RulesConfig())
+    said = [s.announcement for s in table.start()]
+    round_2 = range(23 + 49 - 12, 23 + 49 + 8)  # round 1's sweep and round 2's lead
+    for n, cards in enumerate(script):
+        events = tracker.update(frame_of(cards), n)
+        empty = frozenset() if n in round_2 else frozenset(
+            Seat(k) for k in (1, 2, 3, 4) if k not in cards)
+        said += [s.announcement for s in table.on_events(
+            events, n, n / 30, tracker.holding(), tracker.unread(), empty,
+            tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())]
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 1 and said[kinds.index("trick_missed")].round == 1
+    revokes = [a for a in said if a.kind == "revoke"]
+    assert [(a.seat, str(a.card), a.round) for a in revokes] == [(Seat(2), "6D", 3)], kinds
+    assert said[-2].message.splitlines()[-1] == "Score: 120 | 0", said[-2].message
+
+
 def test_a_revoke_every_way_of_putting_back_a_card_never_read_shows_is_said_in_doubt():
     # game1c: seat 2's 6D, its failure to follow spades in round 3, is never read, so round 3
     # is dropped and nothing shows the revoke as the cards come down. At the end the 6D is
