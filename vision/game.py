@@ -264,6 +264,12 @@ class TableReferee:
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
+        if len(empty) == len(SEATS) and self.phase is Phase.PLAYING \
+                and (self.referee.plays or self._not_taken()):
+            # the whole table looks as it did empty, yet a trick is open: it was swept, though
+            # the tracker still holds one of its cards (the next card went down where it lay
+            # before that zone was seen empty long enough to clear)
+            out += self._abandon()
         if events:
             out += self._restore_known()
         if self.phase is Phase.SWEEP and not holding:

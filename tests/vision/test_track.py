@@ -440,6 +440,33 @@ def test_cards_never_read_that_would_show_cheating_leave_no_verdict_and_accuse_n
     assert "revoke" not in kinds and kinds[-1] == "game_incomplete"
 
 
+def test_a_table_seen_empty_ends_the_open_trick_though_the_tracker_still_holds_its_card():
+    # seat 1's AH leads, the other three cards are never read; the table is swept and looks
+    # empty for three frames (too few for the tracker to let the AH go), then the next card
+    # in seat 1's zone lies there unread and not seen whole, and seat 2 leads round 2 (game
+    # 704 of the studio's random games: its round 3 was taken as round 2, and a revoke said
+    # of the wrong round was a false accusation)
+    lead = {1: ("AH", 0.995, True)}
+    unread = {2: ("2D", 0.6, True), 3: ("5H", 0.6, True), 4: ("2H", 0.6, True)}
+    covered = {1: (None, 0.0, False)}
+    script = play_script(2, "7D", []) + [lead] * 8 + [{**lead, **unread}] * 25 + [{}] * 3 \
+        + [covered] * 6 + [{**covered, 2: ("3C", 0.995, True)}] * 8
+    tracker, table = Tracker(), TableReferee(RulesConfig())
+    said = [s.announcement for s in table.start()]
+    for n, cards in enumerate(script):
+        events = tracker.update(frame_of(cards), n)
+        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards)
+        said += [s.announcement for s in table.on_events(
+            events, n, n / 30, tracker.holding(), tracker.unread(), empty,
+            tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())]
+    assert tracker.holding().get(Seat(1)) == "AH"  # (the tracker never let it go)
+    kinds = [a.kind for a in said]
+    missed = [a for a in said if a.kind == "trick_missed"]
+    assert [a.round for a in missed] == [1], kinds
+    assert table.referee.round == 2, kinds
+    assert [(p.seat, str(p.card)) for p in table.referee.plays] == [(Seat(2), "3C")]
+
+
 def test_the_lead_is_known_again_once_a_lead_comes_down_alone_after_a_guess():
     # game1c with seat 3's 5H never read: round 1 is dropped, and seat 2 leads round 2 while
     # the other zones are not seen empty, so that lead is a guess. Seat 3 wins round 2 and
