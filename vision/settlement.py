@@ -71,7 +71,9 @@ class Settlement:
                 or len(dropped_all) != len(self.referee.missed) \
                 or self.referee.trump_suit is None:
             return said
-        dropped = [d for d in dropped_all if d is not None]
+        # in the order of their rounds, as the deal is scored again: the cards that fill the
+        # gaps are taken in that order (a trick withdrawn later is dropped after the others)
+        dropped = sorted((d for d in dropped_all if d is not None), key=lambda d: d.round)
         known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
             card for d in dropped for _, card in d.orders[0] if card is not None]
         missing = sorted(set(SUECA_DECK) - set(known), key=str)

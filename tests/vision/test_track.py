@@ -964,6 +964,24 @@ def _game1_misread(later: float) -> list[dict[int, tuple]]:
                            (4, "JC"): _misread("QC", "JC", later)})
 
 
+def test_the_cards_put_back_fill_the_gaps_in_the_order_of_the_rounds():
+    # game1 with seat 2's JD (round 5) never read, and seat 1's KC (round 2) read as the KH
+    # at 0.93, as is the real KH (round 9): round 5 is dropped first, round 2 only once the
+    # KH turns up. Only KC in round 2 and JD in round 5 fit the play; the settlement used to
+    # fill the gaps in the order the tricks were dropped but score them in round order, and
+    # named the JD as round 2's (game 709 of the studio's random games so ended "Player 4 may
+    # have revoked", its cards swapped, where the truth is 77 | 43 with no revoke)
+    script = _game1_read_as({(1, "KC"): _misread("KC", "KH", 0.93),
+                             (1, "KH"): _misread("KC", "KH", 0.93),
+                             (2, "JD"): ("JD", 0.6, True, (0, 0))})
+    _, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds.index("trick_missed") < kinds.index("trick_withdrawn"), kinds
+    deduced = {(a.round, a.seat.number): a.card for a in said if a.kind == "card_deduced"}
+    assert deduced == {(2, 1): "KC", (5, 2): "JD", (9, 1): "KH"}, deduced
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
 def test_a_card_read_surely_where_it_was_misread_before_takes_that_round_back():
     _, said = referee_over(_game1_misread(later=0.995))
     kinds = [a.kind for a in said]
