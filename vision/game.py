@@ -178,6 +178,8 @@ class TableReferee:
         self._dropped: list[Dropped | None] = []
         # why the deal, as the settlement found it, cannot be what happened (``_settle``)
         self._no_way_fits: str | None = None
+        # the zones a card lay unread in since the trick in progress began
+        self._unread_in_trick: set[Seat] = set()
         # the suits or ranks read of unread cards lying in the zones during the trick in
         # progress, by seat: (the frame the card was first seen, that part; None where two
         # cards seen there in turn differed); and the cards (seat, that frame) seen during
@@ -244,6 +246,8 @@ class TableReferee:
                    lambda before, since, _: before[0] == since and before[1] is not None)
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
+        if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING):
+            self._unread_in_trick |= unread
         for n, event in enumerate(events):
             if isinstance(event, CardLanded):
                 if not self.referee.plays and all(
@@ -270,6 +274,13 @@ class TableReferee:
             # the tracker still holds one of its cards (the next card went down where it lay
             # before that zone was seen empty long enough to clear)
             out += self._abandon()
+        elif len(empty) == len(SEATS) and len(self._unread_in_trick) == len(SEATS) \
+                and self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING) \
+                and not (self.referee.plays or self._not_taken()):
+            # a card lay in every zone, none of them was read, and the table was swept: a
+            # trick went by unread. It is dropped, so that the next is counted as the next
+            self.phase = Phase.PLAYING
+            out += self._drop()
         if events:
             out += self._restore_known()
         if self.phase is Phase.SWEEP and not holding:
@@ -316,6 +327,7 @@ class TableReferee:
         self._spent |= {(seat, since) for seat, (since, _) in
                         list(self._gap_parts.items()) + list(self._gap_odds.items())}
         self._gap_parts, self._gap_odds, self._gap_looked = {}, {}, {}
+        self._unread_in_trick = set()
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
