@@ -68,7 +68,7 @@ class CardKnown(CardDeduced):
                 f"only be {self.card}")
 
 
-def _in_rounds(rounds: tuple[int, ...]) -> str:
+def in_rounds(rounds: tuple[int, ...]) -> str:
     """"round 3" or "rounds 3, 6"."""
     return f"round{'s' if len(rounds) > 1 else ''} {', '.join(str(r) for r in rounds)}"
 
@@ -76,7 +76,7 @@ def _in_rounds(rounds: tuple[int, ...]) -> str:
 def _only_left(what: str, rounds: tuple[int, ...], cards: tuple[str, ...]) -> str:
     """How the deck settles the cards never read: "The cards never read in rounds 3, 6 can
     only be ..., since every other card was seen"."""
-    return (f"The cards {what} in {_in_rounds(rounds)} can only be {' '.join(cards)}, since "
+    return (f"The cards {what} in {in_rounds(rounds)} can only be {' '.join(cards)}, since "
             f"every other card was seen")
 
 
@@ -151,7 +151,7 @@ class OutcomeSettled(GameOver):
         weight = ("every way the play allows" if self.share >= 1.0
                   else f"{min(100 * self.share, 99.9):.1f} % of the odds")
         return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
-                f"{_in_rounds(self.missed)} may lie; {self.either_way} ({weight})")
+                f"{in_rounds(self.missed)} may lie; {self.either_way} ({weight})")
 
     @property
     def either_way(self) -> str:

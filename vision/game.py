@@ -73,6 +73,7 @@ from .announcements import (
     TrumpOutcome,
     TrumpSettled,
     TrumpUndecided,
+    in_rounds,
 )
 from .cardclasses import NOT_A_CARD, SUITS, part_fits
 from .settlement import Settlement, deal_result
@@ -268,19 +269,8 @@ class TableReferee:
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
-        if len(empty) == len(SEATS) and self.phase is Phase.PLAYING \
-                and (self.referee.plays or self._not_taken()):
-            # the whole table looks as it did empty, yet a trick is open: it was swept, though
-            # the tracker still holds one of its cards (the next card went down where it lay
-            # before that zone was seen empty long enough to clear)
-            out += self._abandon()
-        elif len(empty) == len(SEATS) and len(self._unread_in_trick) == len(SEATS) \
-                and self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING) \
-                and not (self.referee.plays or self._not_taken()):
-            # a card lay in every zone, none of them was read, and the table was swept: a
-            # trick went by unread. It is dropped, so that the next is counted as the next
-            self.phase = Phase.PLAYING
-            out += self._drop()
+        if len(empty) == len(SEATS):
+            out += self._swept()
         if events:
             out += self._restore_known()
         if self.phase is Phase.SWEEP and not holding:
@@ -787,6 +777,20 @@ class TableReferee:
             return said  # the trick was scored after all
         return said + self._drop()
 
+    def _swept(self) -> list[Announcement]:
+        """The whole table looks as it did empty: a trick still open was swept. Either the
+        tracker still holds one of its cards (the next card went down where it lay before
+        that zone was seen empty long enough to clear: ``_abandon``), or a card lay unread in
+        every zone and none was read (a trick went by unread: dropped, so that the next is
+        counted as the next)."""
+        if self.phase is Phase.PLAYING and (self.referee.plays or self._not_taken()):
+            return self._abandon()
+        if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING) \
+                and len(self._unread_in_trick) == len(SEATS):
+            self.phase = Phase.PLAYING
+            return self._drop()
+        return []
+
     def _drop(self) -> list[Announcement]:
         """The trick in progress is dropped (``_abandon``)."""
         doubts = self._doubt_waiting()
@@ -884,10 +888,8 @@ class TableReferee:
         settlement = Settlement(self.referee, self.order, self.match.rules)
         settled = settlement.settle(said, self._dropped)
         if settlement.no_way_fits and self._no_way_fits is None:
-            missed = self.referee.missed
             self._no_way_fits = (f"no way of putting back the cards never read in "
-                                 f"round{'s' if len(missed) > 1 else ''} "
-                                 f"{', '.join(map(str, missed))} fits the play")
+                                 f"{in_rounds(tuple(self.referee.missed))} fits the play")
         return settled
 
     def _count_sweeps(self, busy: bool) -> list[Announcement]:

@@ -85,7 +85,10 @@ class DeckLearner:
              unread: Iterable[Seat], events: Iterable[object]) -> None:
         """One frame: the crops of the cards that came to rest on it (``events``), and of the
         cards still lying unread in their zones (``unread``), as ``detections`` (read on
-        this frame, or kept from the last one read) outline them."""
+        this frame, or kept from the last one read) outline them. Once a deck is learnt
+        nothing more is kept (it is learnt once)."""
+        if self.deck is not None:
+            return
         landed = set()
         for event in events:
             if isinstance(event, CardLanded) and len(event.quad) == 4:

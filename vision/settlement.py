@@ -118,11 +118,7 @@ class Settlement:
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
                            ways[0][2]]
         cards, orders, over = ways[0]
-        fill = iter(cards)
-        deduced: list[Announcement] = [
-            CardDeduced(d.round, seat, str(next(fill)))
-            for d, order in zip(dropped, orders) for seat, c in order if c is None]
-        return rest + deduced + [over]
+        return rest + _deduced(dropped, orders, cards) + [over]
 
     def _likely(self, dropped: list[Dropped], missing: list[Card],
                 said: list[Announcement]) -> list[Announcement] | None:
@@ -210,11 +206,7 @@ class Settlement:
         assert again is not None
         points = again[1].score
         missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
-        deduced: list[Announcement] = []
-        if len(ways) == 1:
-            fill = iter(cards)
-            deduced = [CardDeduced(d.round, seat, str(next(fill)))
-                       for d, order in zip(dropped, orders) for seat, c in order if c is None]
+        deduced = _deduced(dropped, orders, cards) if len(ways) == 1 else []
         return deduced + [RevokeInDoubt(points, Outcome.from_score(points), None, missed,
                                         first.seat, first.card, first.round, first.lead_suit,
                                         first.proof, first.proof_round)]
@@ -250,6 +242,15 @@ class Settlement:
                 or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
         return over[0], again  # the first cheating proven is the verdict's ``cheat``
+
+
+def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
+             ) -> list[Announcement]:
+    """The cards of the one way left (``cards``, in the order of the gaps of ``dropped``
+    played in ``orders``), each named in its place."""
+    fill = iter(cards)
+    return [CardDeduced(d.round, seat, str(next(fill)))
+            for d, order in zip(dropped, orders) for seat, c in order if c is None]
 
 
 def deal_result(over: GameOver, rules: MatchRules) -> tuple[Pair | None, int] | None:
