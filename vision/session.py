@@ -234,7 +234,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands
             result.reused_frames += 1
-        events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read)
+        events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read,
+                                empty=gate.empty_zones())
         if learner is not None and (events or plan.action is Action.READ):
             learner.look(frame.image, frame.index, detections, tracker.unread(), events)
         said_now = []

@@ -4,7 +4,8 @@ States of one seat zone (``ZoneTracker``):
 
     EMPTY --(the same card read, still and sure, in ``land_frames`` of the last ``window``
              frames)--> HOLDS card: emits CardLanded once
-    HOLDS --(nothing in the zone for ``clear_frames`` frames)--> EMPTY: emits ZoneCleared
+    HOLDS --(nothing in the zone for ``clear_frames`` frames, or the zone looks as it did on
+             the empty table)--> EMPTY: emits ZoneCleared
     HOLDS --(another card lands the same way)--> HOLDS the new card: ZoneCleared, CardLanded
     any   --(a card is there but cannot be read, for ``unclear_frames`` frames)--> emits
              ZoneUnclear once, until something changes
@@ -210,8 +211,20 @@ class ZoneTracker:
                                  max(1, len(self.looks)), _mean_odds(agreeing)))
         return events
 
-    def update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
-        events = self._update(seen, frame)
+    def update(self, seen: _Seen | None, frame: int, looks_empty: bool = False,
+               ) -> list[TrackEvent]:
+        """``looks_empty``: the zone's pixels are those of the empty table (the change gate's
+        ``empty_zones``), whatever the detector made of it: the held card is gone now, even if
+        the next card follows faster than ``clear_frames`` and reads the same (a misread held
+        card would otherwise swallow the real one), and readings from before no longer
+        count."""
+        events: list[TrackEvent] = []
+        if looks_empty:
+            if self.holds is not None:
+                events.append(self._let_go(frame))
+            self.recent.clear()
+            seen = None
+        events += self._update(seen, frame)
         self._follow_unread(seen, frame)
         return events
 
@@ -313,12 +326,14 @@ class Tracker:
 
     def update(self, detections: CardDetections, frame: int,
                seats: Collection[Seat] | None = None,
-               fresh: Collection[Seat] | None = None) -> list[TrackEvent]:
+               fresh: Collection[Seat] | None = None,
+               empty: Collection[Seat] = ()) -> list[TrackEvent]:
         """``seats``: the zones this frame says something about (default: all). A zone left
         out, say because a hand is moving over it, is not updated at all: its counters wait.
         ``fresh``: the zones whose detections were read on this frame (default: all); the
         others' were kept from an earlier one. The same ``detections`` object given again is
-        taken to be unchanged (the reading kept over still frames)."""
+        taken to be unchanged (the reading kept over still frames). ``empty``: the zones that
+        look as they did on the empty table (``ZoneTracker.update``'s ``looks_empty``)."""
         if detections is not self._last[0] or fresh != self._last[1]:
             self._last = (detections, fresh, {
                 seat: _best_in_zone(detections, seat, fresh is None or seat in fresh)
@@ -328,7 +343,7 @@ class Tracker:
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 continue
-            events += zone.update(best[seat], frame)
+            events += zone.update(best[seat], frame, seat in empty)
         return events
 
     def flush(self, frame: int) -> list[TrackEvent]:
