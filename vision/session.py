@@ -234,8 +234,9 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         else:
             detections = gate.detections  # nothing new has come to rest: the reading stands
             result.reused_frames += 1
+        empty = gate.empty_zones()  # (the zones that look as on the empty table)
         events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read,
-                                empty=gate.empty_zones())
+                                empty=empty)
         if learner is not None and (events or plan.action is Action.READ):
             learner.look(frame.image, frame.index, detections, tracker.unread(), events)
         said_now = []
@@ -244,7 +245,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # (and which zones look empty: a card the dealer showed unread and took back is the
         # trump, and the dealer's next card a play)
         reads = _unread_reads(tracker)
-        watched = (reads, gate.empty_zones())
+        watched = (reads, empty)
         if frame.index > skip_until and (events or watched != last_watched):
             last_watched = watched
             said_now = _referee(events, reads, watched[1], frame, tracker, gate, table, log,
