@@ -213,3 +213,20 @@ def test_quantizing_refuses_a_wrong_count_or_share_in_one_line(option, value, sa
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert f"argument {option}: {says}" in err and "Traceback" not in err
+
+
+def test_crops_become_the_run_time_input_on_the_device_they_are_sent_to():
+    """``_to_tensor`` sends the crops' bytes to the device and makes floats there: the same
+    (N, 3, H, W) BGR input in [0, 1] as the program feeds the model, whether a device is named
+    or not, and from a gathered (non-contiguous) batch too."""
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from vision.train.classifier import _to_tensor
+
+    crops = np.random.default_rng(3).integers(0, 256, (6, 96, 64, 3), dtype=np.uint8)
+    want = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32) / 255)
+    for batch, device in ((crops, None), (crops, torch.device("cpu")),
+                          (crops[::2], torch.device("cpu"))):
+        got = _to_tensor(batch, device)
+        expected = want[::2] if len(batch) == 3 else want
+        assert got.dtype == torch.float32 and got.shape == expected.shape
+        assert torch.allclose(got, expected, atol=1e-7)

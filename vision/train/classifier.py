@@ -146,11 +146,17 @@ def build_model(classes: int = len(CLASSES)):
     return CardNet()
 
 
-def _to_tensor(images: np.ndarray):
+def _to_tensor(images: np.ndarray, device=None):  # noqa: ANN001
+    """BGR uint8 (N, H, W, 3) -> float (N, 3, H, W) in [0, 1], as at run time, on ``device``
+    (default: the CPU). The bytes go to the device as they are and become floats there: a
+    quarter of the copying, and on a GPU the conversion is not left to the CPU, which
+    otherwise bounds an epoch."""
     import torch
 
-    # BGR uint8 (N, H, W, 3) -> float (N, 3, H, W) in [0, 1], as at run time
-    return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255)
+    batch = torch.from_numpy(np.ascontiguousarray(images))
+    if device is not None:
+        batch = batch.to(device, non_blocking=True)
+    return batch.permute(0, 3, 1, 2).float().div_(255)
 
 
 def _augment(batch):
@@ -175,7 +181,7 @@ def evaluate(model, images: np.ndarray, labels: np.ndarray, temperature: float =
     outs = []
     with torch.no_grad():
         for start in range(0, len(images), 512):
-            logits = model(_to_tensor(images[start:start + 512]).to(device))
+            logits = model(_to_tensor(images[start:start + 512], device))
             outs.append(torch.softmax(logits / temperature, dim=1).cpu().numpy())
     probs = np.concatenate(outs)
     return float((probs.argmax(1) == labels).mean()), probs
@@ -188,7 +194,7 @@ def fit_temperature(model, images: np.ndarray, labels: np.ndarray) -> float:
     model.eval()
     device = next(model.parameters()).device
     with torch.no_grad():
-        logits = torch.cat([model(_to_tensor(images[s:s + 512]).to(device)).cpu()
+        logits = torch.cat([model(_to_tensor(images[s:s + 512], device)).cpu()
                             for s in range(0, len(images), 512)])
     target = torch.from_numpy(labels).long()
     best, best_nll = 1.0, float("inf")
@@ -242,7 +248,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         total = 0.0
         for start in range(0, len(order), args.batch):
             index = order[start:start + args.batch]
-            batch = _augment(_to_tensor(x_train[index]).to(device, non_blocking=True))
+            batch = _augment(_to_tensor(x_train[index], device))
             logits, corner_logits = model(batch, with_corner=True)
             loss = (loss_fn(logits, targets[index])
                     + 0.5 * loss_fn(corner_logits, targets[index]))
