@@ -191,9 +191,9 @@ class TableReferee:
         # and the last of those odds that rested on two fresh looks or more
         self._gap_looked: dict[Seat, tuple[int, tuple[tuple[str, float], ...] | None]] = {}
         self._spent: set[tuple[Seat, int]] = set()
-        # the zones seen looking as on the empty table since the last trick was over: a card
-        # of that trick landing there again was put down again, not merely seen again
-        self._emptied: set[Seat] = set()
+        # whether the whole table has looked as it did empty since the last trick was over:
+        # swept, so a card of that trick landing again was put down anew, not seen again
+        self._swept_since = False
         # TRUMP_MISSED: sweeps of the table seen, and whether cards lie there now
         self._sweeps, self._table_busy = 0, False
         # WAIT_TRUMP: a card was seen unread in the dealer's zone and the zone then looked
@@ -240,7 +240,7 @@ class TableReferee:
             return [Said(frame, time_s, a) for a in self._under_candidates(
                 events, frame, time_s, holding, unread, empty, parts, odds, looks)]
         out: list[Announcement] = []
-        self._emptied |= empty
+        self._swept_since |= len(empty) == len(SEATS)
         # two cards in turn: parts read alike may stand; odds only of one and the same card
         self._note(self._gap_parts, parts or {},
                    lambda before, since, part: before[0] == since or before[1] == part)
@@ -322,7 +322,7 @@ class TableReferee:
                         list(self._gap_parts.items()) + list(self._gap_odds.items())}
         self._gap_parts, self._gap_odds, self._gap_looked = {}, {}, {}
         self._unread_in_trick = set()
-        self._emptied = set()
+        self._swept_since = False
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
         try:
@@ -567,14 +567,14 @@ class TableReferee:
 
     def _just_played(self, seat: Seat, card: Card) -> bool:
         """Whether ``card`` landing in ``seat``'s zone is a card already taken there, seen
-        landing again: one of the trick in play, or of the trick just over while its zone
-        has not looked empty since (once it has, the card was put down anew: the next card,
-        misread as the last one or read right where the last one was misread, or the same
-        card played twice)."""
+        landing again: one of the trick in play, or of the trick just over (nudged, lifted and
+        put back, or a restarted tracker) until the whole table has looked empty since. Once
+        it has, the trick was swept and the card was put down anew: the next card, misread
+        as the last one, or read right where the last one was misread."""
         recent = list(self.referee.plays)
-        if self.referee.tricks and self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or (
-                self.referee.tricks and not self.referee.plays):
-            recent += [p for p in self.referee.tricks[-1].plays if p.seat not in self._emptied]
+        if not self._swept_since and self.referee.tricks and (
+                self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or not self.referee.plays):
+            recent += list(self.referee.tricks[-1].plays)
         return any(p.seat == seat and p.card == card for p in recent)
 
     def _play(self, event: CardLanded, card: Card,

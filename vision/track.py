@@ -4,8 +4,8 @@ States of one seat zone (``ZoneTracker``):
 
     EMPTY --(the same card read, still and sure, in ``land_frames`` of the last ``window``
              frames)--> HOLDS card: emits CardLanded once
-    HOLDS --(nothing in the zone for ``clear_frames`` frames, or the zone looks as it did on
-             the empty table)--> EMPTY: emits ZoneCleared
+    HOLDS --(nothing in the zone for ``clear_frames`` frames, or the whole table looks as it
+             did empty: swept)--> EMPTY: emits ZoneCleared
     HOLDS --(another card lands the same way)--> HOLDS the new card: ZoneCleared, CardLanded
     any   --(a card is there but cannot be read, for ``unclear_frames`` frames)--> emits
              ZoneUnclear once, until something changes
@@ -217,7 +217,7 @@ class ZoneTracker:
         ``empty_zones``), whatever the detector made of it: the held card is gone now, even if
         the next card follows faster than ``clear_frames`` and reads the same (a misread held
         card would otherwise swallow the real one), and readings from before no longer
-        count."""
+        count. (``Tracker`` says so only when every zone looks empty: the table swept.)"""
         events: list[TrackEvent] = []
         if looks_empty:
             if self.holds is not None:
@@ -333,17 +333,21 @@ class Tracker:
         ``fresh``: the zones whose detections were read on this frame (default: all); the
         others' were kept from an earlier one. The same ``detections`` object given again is
         taken to be unchanged (the reading kept over still frames). ``empty``: the zones that
-        look as they did on the empty table (``ZoneTracker.update``'s ``looks_empty``)."""
+        look as they did on the empty table. When that is every zone, the table was swept:
+        each zone lets its card go at once (``ZoneTracker.update``'s ``looks_empty``). One
+        zone alone looking empty lets nothing go sooner: a player may lift their card and
+        put it back."""
         if detections is not self._last[0] or fresh != self._last[1]:
             self._last = (detections, fresh, {
                 seat: _best_in_zone(detections, seat, fresh is None or seat in fresh)
                 for seat in self.zones})
         best = self._last[2]
+        swept = set(self.zones) <= set(empty)
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 continue
-            events += zone.update(best[seat], frame, seat in empty)
+            events += zone.update(best[seat], frame, swept)
         return events
 
     def flush(self, frame: int) -> list[TrackEvent]:

@@ -291,20 +291,31 @@ def test_a_card_put_where_a_swept_one_lay_clears_it_and_is_unread_until_read_sur
     assert tracker.unread() == {Seat(1)} and tracker.holding() == {}
 
 
-def test_a_zone_that_looks_empty_lets_its_card_go_at_once_and_the_next_card_lands_anew():
+def test_a_table_that_looks_empty_lets_every_card_go_at_once_and_the_next_card_lands_anew():
     # the trick swept and the next card put down two frames later, read as the card that lay
     # there: it lands as a new card (a misread held card would otherwise swallow the real one,
-    # as in game 1003 of the studio's random games), on readings taken since the zone looked
+    # as in game 1003 of the studio's random games), on readings taken since the table looked
     # empty only
     script = [{1: ("AH", 0.99, True)}] * 6 + [{}] * 2 + [{1: ("AH", 0.99, True, (0, 5))}] * 5
     tracker = Tracker()
     events = [(n, e) for n, cards in enumerate(script)
-              for e in tracker.update(frame_of(cards), n, empty={Seat(1)} if not cards else ())]
+              for e in tracker.update(frame_of(cards), n, empty=SEATS if not cards else ())]
     assert [(n, type(e).__name__, e.card) for n, e in events] == [
         (2, "CardLanded", "AH"), (6, "ZoneCleared", "AH"), (10, "CardLanded", "AH")]
     # a zone that merely finds no card (a hand over it, the detector missing it) keeps it
     events = run(script)
     assert [type(e).__name__ for _, e in events] == ["CardLanded"]
+    # and so does one zone looking empty while another card still lies on the table: its
+    # player may have lifted the card and be putting it back
+    others = {2: ("KS", 0.99, True)}
+    script = [{**others, 1: ("AH", 0.99, True)}] * 6 + [others] * 2 \
+        + [{**others, 1: ("AH", 0.99, True, (0, 5))}] * 5
+    tracker = Tracker()
+    events = [e for n, cards in enumerate(script)
+              for e in tracker.update(frame_of(cards), n,
+                                      empty={Seat(1)} if 1 not in cards else ())]
+    assert [(type(e).__name__, e.card) for e in events] == [
+        ("CardLanded", "AH"), ("CardLanded", "KS")]
 
 
 def test_a_held_card_missed_for_a_few_frames_and_read_unsurely_as_itself_stays_held():
@@ -1358,3 +1369,23 @@ def test_a_card_put_down_where_the_last_trick_s_misread_lay_takes_the_misread_ba
     assert [(a.round, a.seat, str(a.card)) for a in withdrawn] == [(8, Seat(3), "JH")], kinds
     over = said[kinds.index("game_over")] if "game_over" in kinds else said[-1]
     assert over.score == (76, 44), [a.message for a in said[-4:]]
+
+
+def test_a_card_of_the_last_trick_lifted_and_put_back_before_the_sweep_is_not_played_twice():
+    # round 1 is over; seat 1 lifts its AH off the table for longer than it takes the tracker
+    # to let a card go, while the other three cards still lie there, and puts it back: the
+    # same card seen again, not a second play of it (the table was not swept in between)
+    script = _game1_tricks(set())
+    over = next(n for n, cards in enumerate(script)
+                if len(cards) == 4 and all(e[0] is not None for e in cards.values()))
+    full = script[over]
+    lifted = {k: v for k, v in full.items() if k != 1}
+    back = {**full, 1: ("AH", 0.995, True, (0, 6))}
+    at = over + 8  # the four cards have lain together a few frames
+    script = script[:at] + [lifted] * 12 + [back] * 8 + script[at:]
+    table, said = referee_over(script, empties=True)
+    kinds = [a.kind for a in said]
+    assert not [k for k in kinds if k in ("card_already_played", "card_unclear", "cheat",
+                                          "revoke", "out_of_turn", "trick_withdrawn")], kinds
+    over = next(a for a in said if a.kind == "game_over")
+    assert over.score == (76, 44), over.message
