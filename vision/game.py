@@ -240,7 +240,6 @@ class TableReferee:
             return [Said(frame, time_s, a) for a in self._under_candidates(
                 events, frame, time_s, holding, unread, empty, parts, odds, looks)]
         out: list[Announcement] = []
-        self._swept_since |= len(empty) == len(SEATS)
         # two cards in turn: parts read alike may stand; odds only of one and the same card
         self._note(self._gap_parts, parts or {},
                    lambda before, since, part: before[0] == since or before[1] == part)
@@ -792,14 +791,17 @@ class TableReferee:
         tracker still holds one of its cards (the next card went down where it lay before
         that zone was seen empty long enough to clear: ``_abandon``), or a card lay unread in
         every zone and none was read (a trick went by unread: dropped, so that the next is
-        counted as the next)."""
+        counted as the next). From now on a card of the last trick put down again is a new
+        card (``_just_played``)."""
+        said: list[Announcement] = []
         if self.phase is Phase.PLAYING and (self.referee.plays or self._not_taken()):
-            return self._abandon()
-        if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING) \
+            said = self._abandon()
+        elif self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING) \
                 and len(self._unread_in_trick) == len(SEATS):
             self.phase = Phase.PLAYING
-            return self._drop()
-        return []
+            said = self._drop()
+        self._swept_since = True
+        return said
 
     def _drop(self) -> list[Announcement]:
         """The trick in progress is dropped (``_abandon``)."""

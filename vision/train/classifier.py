@@ -153,7 +153,7 @@ def _to_tensor(images: np.ndarray, device=None):  # noqa: ANN001
     otherwise bounds an epoch."""
     import torch
 
-    batch = torch.from_numpy(np.ascontiguousarray(images))
+    batch = torch.from_numpy(images)
     if device is not None:
         batch = batch.to(device, non_blocking=True)
     return batch.permute(0, 3, 1, 2).float().div_(255)
