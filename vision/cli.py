@@ -38,8 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
                                             required=True)
     faces = studio_commands.add_parser(
         "faces", help="fetch the Debian card designs and render the face cache",
-        description="Fetch the card designs (Debian packages gnome-cards-data and "
-                    "kdegames-card-data-kf5, unpacked with dpkg -x; nothing is installed) and "
+        description="Fetch the card designs (Debian packages gnome-cards-data, "
+                    "kdegames-card-data-kf5, racket-common, pokerth-data and "
+                    "pysolfc-cardsets, unpacked with dpkg -x; nothing is installed) and "
                     "render every card of every usable design into the face cache "
                     "($SUECA_CACHE or ./cache). Designs already in the cache are kept.")
     faces.add_argument("--split", default="all", choices=["all", "train", "val", "test"],

@@ -17,8 +17,10 @@ from vision.studio.faces import (
     check_faces,
     designs_in,
     embedded_images,
+    fetch_from_pool,
     licence_of,
     load_catalogue,
+    pinned_packages,
     render_design,
 )
 
@@ -64,6 +66,9 @@ def test_element_ids(ids, card, element):
     # pokerth-data: ace high, suits in the order D H S C (0.png is the two of diamonds)
     ("pokerth", "2D", "0.png"), ("pokerth", "JD", "9.png"), ("pokerth", "AH", "25.png"),
     ("pokerth", "AS", "38.png"), ("pokerth", "AC", "51.png"), ("pokerth", BACK, "flipside.png"),
+    # pysolfc-cardsets: the rank in two digits, ace low, then the suit's letter
+    ("pysol", "AC", "01c.gif"), ("pysol", "10H", "10h.gif"), ("pysol", "JD", "11d.gif"),
+    ("pysol", "KS", "13s.gif"), ("pysol", BACK, "back01.gif"),
 ])
 def test_bitmap_file_names(ids, card, name):
     design = Design("x", "pkg", "folder", ids)
@@ -90,6 +95,58 @@ def test_a_bitmap_design_is_read_trimmed_and_scaled(tmp_path):
     assert problem is not None and "QH" in problem and not (tmp_path / "out2").exists()
 
 
+def test_a_pysol_cardset_is_read_in_either_bitmap_format_with_the_back_it_names(tmp_path):
+    """A PySolFC cardset may draw its cards as PNG where the scheme names GIF files, and
+    names the back it shows by default (of several) on the fifth line of its config.txt."""
+    import cv2
+
+    folder = tmp_path / "usr" / "cardset-x"
+    folder.mkdir(parents=True)
+    design = Design("pysol-x", "pkg", "usr/cardset-x", "pysol")
+    for n, card in enumerate(FULL_DECK):
+        image = np.full((96, 64, 4), 255, np.uint8)
+        image[:, :, 0] = n
+        cv2.imwrite(str(folder / design.bitmap_file(card).replace(".gif", ".png")), image)
+    for name, blue in (("back01.png", 200), ("back101.png", 100)):
+        image = np.full((96, 64, 4), 255, np.uint8)
+        image[:, :, 0] = blue
+        cv2.imwrite(str(folder / name), image)
+    (folder / "config.txt").write_text("PySolFC solitaire cardset;7;.png;1;52;7\n"
+                                       "1-x;X\n64 96 8\n16 20 7 7\nback101.png\n")
+    assert render_design(design, tmp_path, "", tmp_path / "out") is None
+    back = cv2.imread(str(tmp_path / "out" / "back.png"), cv2.IMREAD_UNCHANGED)
+    assert abs(int(np.median(back[:, :, 0])) - 100) <= 2  # the back config.txt names
+    five = cv2.imread(str(tmp_path / "out" / "5C.png"), cv2.IMREAD_UNCHANGED)
+    assert abs(int(np.median(five[:, :, 0])) - FULL_DECK.index(Card.parse("5C"))) <= 2
+
+
+def test_a_package_from_the_pool_is_kept_only_if_its_checksum_matches(tmp_path):
+    import hashlib
+
+    mirror = tmp_path / "mirror"
+    (mirror / "pool" / "main").mkdir(parents=True)
+    (mirror / "pool" / "main" / "cards_1_all.deb").write_bytes(b"a Debian package")
+    right = hashlib.sha256(b"a Debian package").hexdigest()
+    debs = tmp_path / "debs"
+    debs.mkdir()
+    with pytest.raises(StudioError, match="SHA-256 differs"):
+        fetch_from_pool("pool/main/cards_1_all.deb", "0" * 64, debs, f"file://{mirror}/")
+    assert not list(debs.iterdir())  # nothing half-fetched or wrong is left behind
+    with pytest.raises(StudioError, match="could not download"):
+        fetch_from_pool("pool/main/none_1_all.deb", right, debs, f"file://{mirror}/")
+    got = fetch_from_pool("pool/main/cards_1_all.deb", right, debs, f"file://{mirror}/")
+    assert got == debs / "cards_1_all.deb" and got.read_bytes() == b"a Debian package"
+
+
+def test_the_catalogue_fetches_pysol_cardsets_from_the_pool_and_keeps_test_artwork_out():
+    pool, sha256 = pinned_packages()["pysolfc-cardsets"]
+    assert pool.startswith("pool/main/p/pysolfc-cardsets/") and len(sha256) == 64
+    catalogue = {d.name: d for d in load_catalogue()}
+    # PySolFC's copies of test designs' artwork are never trained on
+    assert catalogue["pysol-bellot"].skip and catalogue["pysol-penguins"].skip
+    assert sum(d.ids == "pysol" and d.split == "train" for d in catalogue.values()) >= 50
+
+
 def test_licence_is_the_last_matching_copyright_stanza(tmp_path):
     doc = tmp_path / "usr" / "share" / "doc" / "kdegames-card-data-kf5"
     doc.mkdir(parents=True)
@@ -103,6 +160,19 @@ def test_licence_is_the_last_matching_copyright_stanza(tmp_path):
     assert licence_of(penguins, tmp_path) == "GPL-3+"
     assert licence_of(standard, tmp_path) == "GPL-2+"
     assert licence_of(Design("y", "missing-pkg", "y.svgz", "kde"), tmp_path) == "unknown"
+
+
+def test_a_copyright_stanza_may_list_its_files_over_several_lines(tmp_path):
+    doc = tmp_path / "usr" / "share" / "doc" / "pysolfc-cardsets"
+    doc.mkdir(parents=True)
+    (doc / "copyright").write_text(
+        "Files: cardset-a/*\nCopyright: someone\nLicense: GPL-2+\n\n"
+        "Files: cardset-b/*\n       cardset-c/*\nCopyright: someone else\nLicense: GPL-3+\n")
+    def cardset(name):
+        return Design(name, "pysolfc-cardsets", f"usr/share/games/pysolfc/{name}", "pysol")
+    assert licence_of(cardset("cardset-a"), tmp_path) == "GPL-2+"
+    assert licence_of(cardset("cardset-c"), tmp_path) == "GPL-3+"
+    assert licence_of(cardset("cardset-d"), tmp_path) == "unknown"
 
 
 def face(width: int = 100, height: int = 140, opaque: bool = True) -> np.ndarray:

@@ -3,9 +3,13 @@
 Building it (``sueca-referee studio faces``):
 
 1. fetch the Debian card packages and ``librsvg2-bin`` with ``apt-get download`` and unpack
-   them with ``dpkg -x`` into the cache (nothing is installed on the system);
-2. render each card's SVG element with ``rsvg-convert --export-id``; the few designs that come
-   as one bitmap a card (PNG, ``ids: racket`` or ``pokerth``) are read as they are, and so are
+   them with ``dpkg -x`` into the cache (nothing is installed on the system). A package this
+   machine's Debian release lacks (pysolfc-cardsets is in Debian 13, not 12) is named in the
+   catalogue by its file in the Debian archive's pool and that file's SHA-256, and fetched
+   from there;
+2. render each card's SVG element with ``rsvg-convert --export-id``; the designs that come
+   as one bitmap a card (PNG or GIF, ``ids: racket``, ``pokerth`` or ``pysol``) are read as
+   they are, and so are
    the SVG decks that only wrap one small PNG a card (``embedded: true`` in the catalogue: old
    KDE decks, drawn before KDE's decks were SVG, whose elements rsvg cannot export by id);
 3. trim each render to its opaque pixels. rsvg sizes an exported element by a bounding box that
@@ -21,6 +25,7 @@ The cache lives in ``$SUECA_CACHE`` or ``<project>/cache`` (ignored by git).
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
 import os
 import shutil
@@ -60,7 +65,14 @@ BITMAP_SCHEMES = {
                          f"{'CDHS'.index(c.suit.symbol)}@2x.png", "card-back@2x.png"),
     # pokerth-data's decks: <suit * 13 + rank>.png, ace high, suits D H S C
     "pokerth": (lambda c: f"{_pokerth_number(c)}.png", "flipside.png"),
+    # pysolfc-cardsets' cardsets: <rank, two digits, ace low><suit letter>.gif (or .png, which
+    # ``_bitmap_path`` finds), the back back01
+    "pysol": (lambda c: f"{_RANKS_ACE_LOW.index(c.rank.symbol) + 1:02d}"
+                        f"{c.suit.symbol.lower()}.gif", "back01.gif"),
 }
+# where the Debian archive's pool is, for a package fetched by its file there (``pool``)
+DEBIAN_MIRROR = "http://deb.debian.org/debian/"
+
 
 
 class StudioError(RuntimeError):
@@ -120,6 +132,15 @@ def load_catalogue(path: Path = CATALOGUE) -> list[Design]:
     return designs
 
 
+def pinned_packages(path: Path = CATALOGUE) -> dict[str, tuple[str, str]]:
+    """The catalogue's packages fetched from the Debian archive's pool rather than with
+    ``apt-get download``: package name -> (pool path, SHA-256 of the file)."""
+    import yaml
+
+    packages = yaml.safe_load(path.read_text(encoding="utf-8"))["packages"]
+    return {p["name"]: (p["pool"], p["sha256"]) for p in packages.values() if "pool" in p}
+
+
 def designs_in(split: str, catalogue: Iterable[Design] | None = None) -> list[Design]:
     """Usable designs of a split (``train``, ``val``, ``test``), or all of them for ``all``."""
     usable = [d for d in (catalogue or load_catalogue()) if not d.skip]
@@ -139,14 +160,21 @@ def cache_dir() -> Path:
 # ------------------------------------------------------------------------------ packages
 
 
-def fetch_packages(names: Iterable[str], root: Path, log: Callable[[str], None]) -> Path:
-    """Download the Debian packages into ``root/debs`` and unpack them into ``root/pkgroot``."""
+def fetch_packages(names: Iterable[str], root: Path, log: Callable[[str], None],
+                   pinned: dict[str, tuple[str, str]] | None = None) -> Path:
+    """Download the Debian packages into ``root/debs`` and unpack them into ``root/pkgroot``.
+    Those in ``pinned`` (name -> pool path, SHA-256) are fetched from the Debian archive's
+    pool and checked; the others with ``apt-get download``."""
     debs, unpacked = root / "debs", root / "pkgroot"
     debs.mkdir(parents=True, exist_ok=True)
+    pinned = pinned or {}
     for name in names:
         if list(debs.glob(f"{name}_*.deb")):
             continue
         log(f"downloading Debian package {name}")
+        if name in pinned:
+            fetch_from_pool(*pinned[name], debs)
+            continue
         if _apt_download(name, debs) != 0:
             log("apt-get download failed; refreshing the package lists and trying again")
             _run_quiet(["apt-get", "update"])
@@ -164,6 +192,33 @@ def fetch_packages(names: Iterable[str], root: Path, log: Callable[[str], None])
                 raise StudioError(f"could not unpack {deb} with dpkg -x")
         stamp.write_text("\n".join(wanted))
     return unpacked
+
+
+def fetch_from_pool(pool: str, sha256: str, where: Path, mirror: str = DEBIAN_MIRROR) -> Path:
+    """Download ``pool`` (a path in the Debian archive, ``pool/main/...deb``) into ``where``
+    and check it against ``sha256``; the file is kept only if it matches."""
+    import urllib.error
+    import urllib.request
+
+    target = where / Path(pool).name
+    partial = target.with_name(target.name + ".part")
+    url = mirror + pool
+    digest = hashlib.sha256()
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer, open(partial, "wb") as out:
+            while chunk := answer.read(1 << 20):
+                digest.update(chunk)
+                out.write(chunk)
+    except (urllib.error.URLError, OSError) as error:
+        partial.unlink(missing_ok=True)
+        raise StudioError(f"could not download {url} ({error}); can this machine reach the "
+                          "Debian archive?") from error
+    if digest.hexdigest() != sha256:
+        partial.unlink(missing_ok=True)
+        raise StudioError(f"{url} is not the file the catalogue names (its SHA-256 differs); "
+                          "update the package's pool and sha256 in vision/studio/designs.yaml")
+    partial.replace(target)
+    return target
 
 
 def _apt_download(name: str, where: Path) -> int:
@@ -193,7 +248,9 @@ def licence_of(design: Design, pkgroot: Path) -> str:
     copyright_file = pkgroot / "usr" / "share" / "doc" / design.package / "copyright"
     if not copyright_file.exists():
         return "unknown"
-    if design.bitmap:  # a card's file as the package's source tree names it
+    if design.ids == "pysol":  # cardset-<name>/<card file>
+        source_path = Path(design.path).name + "/" + design.bitmap_file(Card.parse("2C"))
+    elif design.bitmap:  # a card's file as the package's source tree names it
         source_path = ("data/gfx/cards/" + Path(design.path).name + "/"
                        + design.bitmap_file(Card.parse("2C")))
     elif design.ids == "aisleriot":
@@ -203,10 +260,16 @@ def licence_of(design: Design, pkgroot: Path) -> str:
                        + Path(design.path).name)
     licence = "unknown"
     patterns: list[str] = []
+    listing = False  # inside a Files field, whose patterns may go on over indented lines
     for line in copyright_file.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("Files:"):
-            patterns = line.split(":", 1)[1].split()
-        elif line.startswith(("License:", "Licence:")) and patterns:
+            patterns, listing = line.split(":", 1)[1].split(), True
+            continue
+        if listing and line.startswith((" ", "\t")):
+            patterns += line.split()
+            continue
+        listing = False
+        if line.startswith(("License:", "Licence:")) and patterns:
             if any(fnmatch.fnmatch(source_path, p) for p in patterns):
                 licence = line.split(":", 1)[1].strip()
             patterns = []
@@ -254,11 +317,45 @@ def check_faces(cards: list[Card | str], faces: list[np.ndarray]) -> tuple[str |
     return None, height
 
 
+def _bitmap_name(design: Design, folder: Path, card: Card | str) -> str:
+    """The file of ``card`` in a bitmap design's ``folder``. A PySolFC cardset names the back
+    it shows by default in its ``config.txt`` (its fifth line), among several it draws."""
+    if card == BACK and design.ids == "pysol":
+        try:
+            lines = (folder / "config.txt").read_text(encoding="utf-8",
+                                                      errors="replace").splitlines()
+        except OSError:
+            lines = []
+        if len(lines) >= 5 and lines[4].strip():
+            return lines[4].strip()
+    return design.bitmap_file(card)
+
+
+def _bitmap_path(path: Path) -> Path:
+    """``path``, or the file of the same name in the other bitmap format where a deck drew
+    its cards as PNG rather than GIF (or the other way round)."""
+    if path.exists():
+        return path
+    for suffix in (".png", ".gif"):
+        if path.with_suffix(suffix).exists():
+            return path.with_suffix(suffix)
+    return path
+
+
 def _read_bitmap(path: Path) -> np.ndarray | None:
     """A bitmap card as RGBA, trimmed to its opaque pixels, or None if it is not there."""
     import cv2
 
-    return _trimmed(cv2.imread(str(path), cv2.IMREAD_UNCHANGED))
+    path = _bitmap_path(path)
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None and path.suffix == ".gif" and path.exists():
+        # (OpenCV reads GIF itself only since 4.11; before, its video reader does, without
+        # the transparency: the card's rounded corners then show the colour under them)
+        capture = cv2.VideoCapture(str(path))
+        ok, image = capture.read()
+        capture.release()
+        image = image if ok else None
+    return _trimmed(image)
 
 
 def _trimmed(image: np.ndarray | None) -> np.ndarray | None:
@@ -339,7 +436,7 @@ def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
         return f"{design.path} is not in the package"
     cards: list[Card | str] = [*FULL_DECK, BACK]
     if design.bitmap:
-        faces = [_read_bitmap(svg / design.bitmap_file(c)) for c in cards]
+        faces = [_read_bitmap(svg / _bitmap_name(design, svg, c)) for c in cards]
         return _write_faces(cards, faces, out_dir, cv2.INTER_CUBIC)
     if design.embedded:
         images = embedded_images(svg)
@@ -386,7 +483,7 @@ def build_faces(split: str = "all", force: bool = False, workers: int | None = N
     if not todo:
         return faces
     packages = sorted({d.package for d in todo} | {RSVG_PACKAGE})
-    pkgroot = fetch_packages(packages, root, log)
+    pkgroot = fetch_packages(packages, root, log, pinned_packages())
     rsvg = find_rsvg(pkgroot) if any(not (d.bitmap or d.embedded) for d in todo) else ""
     workers = workers or os.cpu_count() or 2
     for n, design in enumerate(todo, start=1):
