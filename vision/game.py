@@ -181,6 +181,10 @@ class TableReferee:
         self._no_way_fits: str | None = None
         # the zones a card lay unread in since the trick in progress began
         self._unread_in_trick: set[Seat] = set()
+        # the zones that do not look as they did empty but hold no card read of the trick in
+        # play (this frame's): something lies there, maybe a card read as "not a card", or a
+        # new card the tracker still takes for the one of an earlier trick it held
+        self._hidden: frozenset[Seat] = frozenset()
         # the suits or ranks read of unread cards lying in the zones during the trick in
         # progress, by seat: (the frame the card was first seen, that part; None where two
         # cards seen there in turn differed); and the cards (seat, that frame) seen during
@@ -248,6 +252,9 @@ class TableReferee:
         self._note(self._gap_looked, {seat: read for seat, read in (odds or {}).items()
                                       if (looks or {}).get(seat, (None, 0))[1] >= 2},
                    lambda before, since, _: before[0] == since and before[1] is not None)
+        earlier = {str(p.card) for trick in self.referee.tricks for p in trick.plays}
+        self._hidden = frozenset(s for s in SEATS if s not in empty
+                                 and (s not in holding or holding[s] in earlier))
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
         if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING):
@@ -580,9 +587,13 @@ class TableReferee:
               unread: frozenset[Seat]) -> list[Announcement]:
         to_play = self.referee.to_play
         if to_play is not None and event.seat != to_play and (
-                to_play in unread or to_play in self._unconfirmed):
+                to_play in unread or to_play in self._unconfirmed or to_play in self._hidden):
             # The player whose turn it is has put down a card we cannot read yet: this card
-            # is not out of turn, it is early. It waits; nobody is accused on our doubt.
+            # is not out of turn, it is early. It waits; nobody is accused on our doubt. So
+            # where their zone is not known to be empty and holds no card read of this trick:
+            # what lies there may be their card, read as "not a card" (a penguin drawn as an
+            # ace), or taken by the tracker for their card of the last trick, which it still
+            # holds; only a zone that looks as it did empty shows that they have not played.
             self._waiting.append((event, card))
             return []
         return self._feed_play(event, card) + self._play_waiting()

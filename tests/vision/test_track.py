@@ -125,9 +125,10 @@ def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]]
     return script
 
 
-def referee_over(script, trump=None, empties: bool = False, rules: RulesConfig | None = None):
-    """``empties``: zones without a card count as known to be empty (as the change gate sees
-    a zone that looks like the empty table)."""
+def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | None = None):
+    """``empties``: zones without a card count as known to be empty, as the change gate sees
+    a zone that looks like the empty table (a session always has its view); False: no zone is
+    known to be empty, so nobody can be called out of turn."""
     tracker = Tracker()
     table = TableReferee(rules or RulesConfig(), trump=trump)
     said = [s.announcement for s in table.start()]
@@ -183,7 +184,7 @@ def test_a_trump_shown_and_taken_back_unread_is_not_the_dealers_next_card():
     # land since the trump was taken back: a play, not the trump
     script = [{s: (("AH", 0.6, True) if s == 1 else e) for s, e in cards.items()}
               for cards in script]
-    _, said = referee_over(script, empties=True)
+    _, said = referee_over(script)
     kinds = [a.kind for a in said]
     assert kinds[0] == "trump_unclear" and "trump" not in kinds, kinds
     assert said[0].dealer == Seat(2)
@@ -194,7 +195,7 @@ def test_a_trump_read_surely_only_once_it_lies_still_is_the_trump():
     # seen empty in between, so it is the same card, and the trump
     script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")]])
     script[3:7] = [{2: ("7D", 0.7, True, (0, 30))}] * 4
-    _, said = referee_over(script, empties=True)
+    _, said = referee_over(script)
     assert [a.kind for a in said] == ["trump", "cut", "trick_won"], [a.kind for a in said]
     assert str(said[0].card) == "7D"
 
@@ -243,6 +244,39 @@ def test_plays_after_an_unreadable_card_wait_for_it_instead_of_being_out_of_turn
     assert "out_of_turn" not in [a.kind for a in said]
     assert [(e.seat.number, e.card) for e in table.taken] == [(1, "AH"), (2, "2D")]
     assert [a.kind for a in said] == ["trump", "cut"]
+
+
+def test_a_card_read_as_not_a_card_where_a_play_is_due_makes_nobody_out_of_turn():
+    """Seat 1 leads a card the classifier reads surely as no card at all (kde-penguins' ace
+    of spades, a penguin, read so by one model): the tracker counts a card read as "not a
+    card" as unread, so seat 2's card is early, not out of turn, and waits."""
+    lead = {1: (None, 0.99, True)}
+    script = [lead] * 8 + [{**lead, 2: ("2D", 0.99, True)}] * 8
+    table, said = referee_over(script, trump=Card.parse("7D"))
+    assert "out_of_turn" not in [a.kind for a in said]
+    assert table.taken == [] and [(e.seat.number, str(c)) for e, c in table._waiting] == [
+        (2, "2D")]
+    # only where seat 1's zone looks as it did empty has seat 1 not played
+    table, said = referee_over([{}] * 8 + [{2: ("2D", 0.99, True)}] * 8,
+                               trump=Card.parse("7D"))
+    assert [a.kind for a in said] == ["trump", "out_of_turn"]
+
+
+def test_a_card_of_the_last_trick_still_held_where_the_lead_is_due_makes_nobody_out_of_turn():
+    """Seat 2 won round 1 and leads round 2, but its zone never looked empty (its card of round
+    1 lay on, or a new card lies where the tracker still holds that one): seat 3's card is
+    early, not out of turn. Once seat 2's zone looks as it did empty, it is out of turn."""
+    trick = {1: ("AH", 0.99, True), 2: ("2D", 0.99, True), 3: ("5H", 0.99, True),
+             4: ("2H", 0.99, True)}
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")]])[:-12]
+    lying = [{2: trick[2]}] * 12 + [{2: trick[2], 3: ("3C", 0.99, True)}] * 8
+    table, said = referee_over(script + lying)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump", "cut", "trick_won"], kinds
+    assert [(e.seat.number, str(c)) for e, c in table._waiting] == [(3, "3C")]
+    swept = [{}] * 12 + [{3: ("3C", 0.99, True)}] * 8
+    _, said = referee_over(script + swept)
+    assert [a.kind for a in said] == ["trump", "cut", "trick_won", "out_of_turn"]
 
 
 def test_an_unreadable_card_taken_back_leaves_the_waiting_play_waiting():
@@ -501,7 +535,7 @@ def test_a_trick_of_which_no_card_was_read_is_dropped_when_the_table_is_swept():
     # and every later round was one off; game 1006 of the studio's random games, whose first
     # trick went by unread, had a false accusation and seven things said wrongly)
     unread = {(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")}
-    table, said = referee_over(_game1_tricks(unread), empties=True)
+    table, said = referee_over(_game1_tricks(unread))
     kinds = [a.kind for a in said]
     assert "out_of_turn" not in kinds, kinds
     missed = [a for a in said if a.kind == "trick_missed"]
@@ -852,7 +886,7 @@ def test_a_trump_in_doubt_is_what_was_read_of_it_not_the_dealers_next_card():
     script = [{seat: ("2D", 0.995, True, (0, 0), None, (("2D", 0.995),))
                if entry[0] == "2D" else entry for seat, entry in cards.items()}
               for cards in script]
-    _, said = referee_over(script, empties=True)  # the zone seen empty as the trump goes
+    _, said = referee_over(script)  # the zone seen empty as the trump goes
     kinds = [a.kind for a in said]
     assert kinds[0] == "trump_in_doubt", kinds
     assert said[0].cards == ("Diamonds", "Hearts", "Spades", "Clubs"), said[0].cards
@@ -1114,7 +1148,7 @@ def test_a_dropped_trick_is_scored_once_its_unread_card_is_known_by_elimination(
               [(3, "4C"), (4, "3C"), (1, "5C"), (2, "6C")]]
     script = [{s: (unsure if e[0] == "3S" else e) for s, e in cards.items()}
               for cards in play_script(2, "7D", tricks)]
-    table, said = referee_over(script, empties=True)
+    table, said = referee_over(script)
     kinds = [a.kind for a in said]
     # round 1 is scored as soon as the 3C comes down, before round 2 is over
     assert kinds == ["trump", "trick_missed", "card_known", "trick_won", "trick_won"], kinds
@@ -1130,12 +1164,12 @@ def test_a_dropped_trick_is_scored_once_its_unread_card_is_known_by_elimination(
     # dropped
     doubtful = [{s: (("3C", 0.93, True) if e[0] == "3C" else e) for s, e in cards.items()}
                 for cards in script]
-    table, said = referee_over(doubtful, empties=True)
+    table, said = referee_over(doubtful)
     assert "card_known" in [a.kind for a in said] and table.referee.missed == []
     weaker = ("3S", 0.6, True, (0, 0), None, (("3S", 0.6), ("3C", 0.3997)))
     doubtful = [{s: (weaker if e[0] == "3S" else e) for s, e in cards.items()}
                 for cards in doubtful]
-    table, said = referee_over(doubtful, empties=True)
+    table, said = referee_over(doubtful)
     assert "card_known" not in [a.kind for a in said] and table.referee.missed == [1]
 
 
@@ -1362,7 +1396,7 @@ def test_a_card_put_down_where_the_last_trick_s_misread_lay_takes_the_misread_ba
     start = lead - 2  # the hand over seat 3's zone, after the sweep's twelve empty frames
     assert script[start - 12:start] == [{}] * 12
     script = script[:start - 12] + [{}] * 2 + script[start:]
-    table, said = referee_over(script, empties=True)
+    table, said = referee_over(script)
     kinds = [a.kind for a in said]
     assert "revoke" not in kinds and "out_of_turn" not in kinds, kinds
     withdrawn = [a for a in said if a.kind == "trick_withdrawn"]
@@ -1383,7 +1417,7 @@ def test_a_card_of_the_last_trick_lifted_and_put_back_before_the_sweep_is_not_pl
     back = {**full, 1: ("AH", 0.995, True, (0, 6))}
     at = over + 8  # the four cards have lain together a few frames
     script = script[:at] + [lifted] * 12 + [back] * 8 + script[at:]
-    table, said = referee_over(script, empties=True)
+    table, said = referee_over(script)
     kinds = [a.kind for a in said]
     assert not [k for k in kinds if k in ("card_already_played", "card_unclear", "cheat",
                                           "revoke", "out_of_turn", "trick_withdrawn")], kinds
