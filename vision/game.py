@@ -181,9 +181,8 @@ class TableReferee:
         self._no_way_fits: str | None = None
         # the zones a card lay unread in since the trick in progress began
         self._unread_in_trick: set[Seat] = set()
-        # the zones that do not look as they did empty but hold no card read of the trick in
-        # play (this frame's): something lies there, maybe a card read as "not a card", or a
-        # new card the tracker still takes for the one of an earlier trick it held
+        # the zones that do not look as they did empty but hold, to the tracker, a card of an
+        # earlier trick (this frame's): a new card may lie there that it takes for that one
         self._hidden: frozenset[Seat] = frozenset()
         # the suits or ranks read of unread cards lying in the zones during the trick in
         # progress, by seat: (the frame the card was first seen, that part; None where two
@@ -254,7 +253,7 @@ class TableReferee:
                    lambda before, since, _: before[0] == since and before[1] is not None)
         earlier = {str(p.card) for trick in self.referee.tricks for p in trick.plays}
         self._hidden = frozenset(s for s in SEATS if s not in empty
-                                 and (s not in holding or holding[s] in earlier))
+                                 and s in holding and holding[s] in earlier)
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
         if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING):
@@ -590,10 +589,10 @@ class TableReferee:
                 to_play in unread or to_play in self._unconfirmed or to_play in self._hidden):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt. So
-            # where their zone is not known to be empty and holds no card read of this trick:
-            # what lies there may be their card, read as "not a card" (a penguin drawn as an
-            # ace), or taken by the tracker for their card of the last trick, which it still
-            # holds; only a zone that looks as it did empty shows that they have not played.
+            # where the tracker still holds their card of an earlier trick in a zone that
+            # does not look as it did empty: their new card may lie there, taken for that one
+            # (the zone was left out of the frames that showed the sweep), and only a zone
+            # that looks empty shows that they have not played.
             self._waiting.append((event, card))
             return []
         return self._feed_play(event, card) + self._play_waiting()
