@@ -105,8 +105,11 @@ def test_nobody_is_falsely_accused(folder, seed, revoke, with_deck):
 # card is read as none of those that other zones hold, kde-jolly-royal's 4 and 10 since
 # "not a card" weighs like a card of another suit in that lean, and kde-penguins' 17 since
 # what lies still where a play is due is taken for a card, its penguin ace of spades in
-# round 9 being read in part as "not a card"): they must stay so
-WHOLE_TODAY = {1, 3, 4, 6, 9, 10, 12, 15, 17, 18}
+# round 9 being read in part as "not a card"); since the forty-first session's classifier,
+# trained with the PySolFC cardsets, lattmann's 7 and 13 and kde-jolly-royal's 16 (its revoke
+# proven), while bellot's 6 lost its queen of clubs in round 2, read unsurely and worked out
+# at the end of the deal: they must stay so
+WHOLE_TODAY = {1, 3, 4, 7, 9, 10, 12, 13, 15, 16, 17, 18}
 # and those refereed whole once the players have shown the referee their deck's court cards
 # and aces: lattmann's and guyenne-classic's court cards, which the classifier reads unsurely
 # or not at all, are then read (game 19 since the deck settles a queen of diamonds the
@@ -163,16 +166,18 @@ def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder, seed)
     assert comparison.verdict_right, comparison.lines()
 
 
-@pytest.mark.parametrize("seed", [5, 7, 11, 13])
+@pytest.mark.parametrize("seed", [5, 6, 11])
 def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed):
     """These games each drop tricks holding cards never read surely, but every other card of
     the deck was read, and every way of putting the unread ones back that the play allows
     (and their suits or ranks, where those were read surely) gives one score and no
-    cheating: the verdict is the truth's. Game 13 leaves one way, whose cards are named;
-    games 5, 7 and 11 several, which all give the one score. (Game 6 was here until the
-    eighteenth session, when reading unsure cards again along their outlines turned had it
-    refereed whole; games 18, 1 and 10 until the thirty-seventh, when cards read unsurely
-    leaned to the suit led and were read as none of the cards other zones hold.)"""
+    cheating: the verdict is the truth's. Game 6's queen of clubs, read unsurely in round 2, is
+    known once the cards it looked like have been played; games 5 and 11 leave several ways,
+    which all give the one score. (Game 6 was here until the eighteenth session, when reading
+    unsure cards again along their outlines turned had it refereed whole, and again since the
+    forty-first; games 18, 1 and 10 until the thirty-seventh, when cards read unsurely leaned
+    to the suit led and were read as none of the cards other zones hold; games 7 and 13 until
+    the forty-first, whose classifier reads them whole.)"""
     result, comparison = refereed(seed, seed % 4 == 0, folder)
     kinds = {s.announcement.kind for s in result.said}
     # (a card known by elimination during the deal has its trick scored then: "card_known")
@@ -205,18 +210,21 @@ def test_the_deck_settles_the_winner_where_it_cannot_settle_the_score(folder, se
     assert len(tally) == 1 and tally[0].pair == verdicts[0].outcome.winner
 
 
-def test_a_trump_read_as_one_of_two_cards_is_settled_by_the_play(folder):
-    """Game 306 (bellot, one of the twenty games of seeds 300-319 kept apart from these tests
-    until it showed this) has the dealer's trump, the ace of clubs, read as AC (0.63-0.70)
-    or AS: its rank surely, never its suit. The deal is refereed under both suits; under
-    spades round 5 goes to seat 2, so seat 1's lead of round 6 is out of turn, which settles
-    the trump as AC. The verdict is the truth's; nothing said under spades is ever said."""
-    result, comparison = refereed(306, False, folder)
+def test_a_trump_read_as_one_of_several_suits_is_settled_by_the_play(folder):
+    """Game 1013 (kde-penguins, one of the fresh games kept apart from these tests) has the
+    dealer's trump, the jack of clubs, read as a club (80 %) or a spade, never surely: the
+    deal is refereed under each suit until the play rules out all but clubs (under diamonds
+    seat 2's lead of round 7 is out of turn; under spades and hearts no way of putting back
+    the card never read in round 8, the penguin ace of spades, fits the play). The verdict is
+    the truth's; nothing said under the other suits is ever said. (Game 306, bellot's ace of
+    clubs read as AC or AS, was here until the forty-first session's classifier read it
+    surely.)"""
+    result, comparison = refereed(1013, False, folder)
     said = [s.announcement for s in result.said]
     kinds = [a.kind for a in said]
-    assert kinds[0] == "trump_in_doubt" and set(said[0].cards) == {"AC", "AS"}, kinds[:3]
+    assert kinds[0] == "trump_in_doubt", kinds[:3]
     settled = [a for a in said if a.kind == "trump_settled"]
-    assert len(settled) == 1 and settled[0].card == "AC", kinds
+    assert len(settled) == 1 and settled[0].card == "Clubs", kinds
     assert "out_of_turn" not in kinds and comparison.statements_wrong == 0, comparison.lines()
     assert comparison.verdict_right, comparison.lines()
 
