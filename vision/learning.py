@@ -30,7 +30,7 @@ from referee.events import Announcement, GameOver, TrickMissed, TrickWithdrawn, 
 from referee.seats import SEATS, Seat
 
 from .announcements import CardDeduced, Said
-from .cardclasses import CLASSES
+from .cardclasses import BACK, CLASSES, NOT_A_CARD
 from .deck import ACES, PLAIN_ACE, SHOWN, Deck
 from .detections import CardDetections
 from .geometry import rectify
@@ -175,8 +175,14 @@ class DeckLearner:
         if all(cards[card][0][0] >= PLAIN_ACE for card in SHOWN):
             return None  # the classifier reads this design's court cards surely: no need
         kept = list(SHOWN) + [ace for ace in ACES if cards[ace] and cards[ace][0][0] < PLAIN_ACE]
-        deck = Deck(kept, np.stack([cards[card][0][1] for card in kept]),
-                    f"learnt in play from deal {self._deal}", learnt=True)
+        crops = np.stack([cards[card][0][1] for card in kept])
+        # a card never read is kept as it last lay still, and that look may have missed it
+        # (the zone's last crop taken once the card had gone): a crop the classifier reads as
+        # no card, or as a card's back, is no picture of the card, and nothing is learnt
+        faces = self.classifier.probabilities(crops).argmax(axis=1)
+        if any(CLASSES[int(i)] in (NOT_A_CARD, BACK) for i in faces):
+            return None
+        deck = Deck(kept, crops, f"learnt in play from deal {self._deal}", learnt=True)
         # the deck must never read a card's other look (its next surest) as another card it
         # keeps: a crop kept askew, or look-alike cards it cannot tell apart, and nothing is
         # learnt. (A poor look, a hand over it, that the deck leaves to the classifier, which
