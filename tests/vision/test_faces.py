@@ -147,12 +147,17 @@ def test_the_catalogue_fetches_pysol_cardsets_from_the_pool_and_keeps_test_artwo
     assert sum(d.ids == "pysol" and d.split == "train" for d in catalogue.values()) >= 50
 
 
-def test_licence_is_the_last_matching_copyright_stanza(tmp_path):
-    doc = tmp_path / "usr" / "share" / "doc" / "kdegames-card-data-kf5"
+def _copyright(root, package: str, stanzas: str) -> None:  # noqa: ANN001
+    """Write ``stanzas`` as ``package``'s debian/copyright in the unpacked tree ``root``."""
+    doc = root / "usr" / "share" / "doc" / package
     doc.mkdir(parents=True)
-    (doc / "copyright").write_text(
-        "Files: *\nCopyright: someone\nLicense: GPL-2+\n\n"
-        "Files: carddecks/svg-penguins/*\nCopyright: someone else\nLicense: GPL-3+\n")
+    (doc / "copyright").write_text(stanzas)
+
+
+def test_licence_is_the_last_matching_copyright_stanza(tmp_path):
+    _copyright(tmp_path, "kdegames-card-data-kf5",
+               "Files: *\nCopyright: someone\nLicense: GPL-2+\n\n"
+               "Files: carddecks/svg-penguins/*\nCopyright: someone else\nLicense: GPL-3+\n")
     penguins = Design("kde-penguins", "kdegames-card-data-kf5",
                       "usr/share/carddecks/svg-penguins/penguins.svgz", "kde")
     standard = Design("kde-standard", "kdegames-card-data-kf5",
@@ -163,11 +168,11 @@ def test_licence_is_the_last_matching_copyright_stanza(tmp_path):
 
 
 def test_a_copyright_stanza_may_list_its_files_over_several_lines(tmp_path):
-    doc = tmp_path / "usr" / "share" / "doc" / "pysolfc-cardsets"
-    doc.mkdir(parents=True)
-    (doc / "copyright").write_text(
-        "Files: cardset-a/*\nCopyright: someone\nLicense: GPL-2+\n\n"
-        "Files: cardset-b/*\n       cardset-c/*\nCopyright: someone else\nLicense: GPL-3+\n")
+    _copyright(tmp_path, "pysolfc-cardsets",
+               "Files: cardset-a/*\nCopyright: someone\nLicense: GPL-2+\n\n"
+               "Files: cardset-b/*\n       cardset-c/*\nCopyright: someone else\n"
+               "License: GPL-3+\n")
+
     def cardset(name):
         return Design(name, "pysolfc-cardsets", f"usr/share/games/pysolfc/{name}", "pysol")
     assert licence_of(cardset("cardset-a"), tmp_path) == "GPL-2+"
