@@ -181,9 +181,8 @@ class TableReferee:
         self._no_way_fits: str | None = None
         # the zones a card lay unread in since the trick in progress began
         self._unread_in_trick: set[Seat] = set()
-        # the zones that do not look as they did empty but hold, to the tracker, a card of an
-        # earlier trick (this frame's): a new card may lie there that it takes for that one
-        self._hidden: frozenset[Seat] = frozenset()
+        # what the tracker holds and the zones that look empty, as of this frame
+        self._view: tuple[Mapping[Seat, str], frozenset[Seat]] = ({}, frozenset())
         # the suits or ranks read of unread cards lying in the zones during the trick in
         # progress, by seat: (the frame the card was first seen, that part; None where two
         # cards seen there in turn differed); and the cards (seat, that frame) seen during
@@ -251,9 +250,7 @@ class TableReferee:
         self._note(self._gap_looked, {seat: read for seat, read in (odds or {}).items()
                                       if (looks or {}).get(seat, (None, 0))[1] >= 2},
                    lambda before, since, _: before[0] == since and before[1] is not None)
-        earlier = {str(p.card) for trick in self.referee.tricks for p in trick.plays}
-        self._hidden = frozenset(s for s in SEATS if s not in empty
-                                 and s in holding and holding[s] in earlier)
+        self._view = (holding, empty)
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
         if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING):
@@ -586,7 +583,8 @@ class TableReferee:
               unread: frozenset[Seat]) -> list[Announcement]:
         to_play = self.referee.to_play
         if to_play is not None and event.seat != to_play and (
-                to_play in unread or to_play in self._unconfirmed or to_play in self._hidden):
+                to_play in unread or to_play in self._unconfirmed
+                or self._holds_earlier_card(to_play)):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt. So
             # where the tracker still holds their card of an earlier trick in a zone that
@@ -596,6 +594,14 @@ class TableReferee:
             self._waiting.append((event, card))
             return []
         return self._feed_play(event, card) + self._play_waiting()
+
+    def _holds_earlier_card(self, seat: Seat) -> bool:
+        """Whether ``seat``'s zone does not look as it did empty and the tracker holds there a
+        card of an earlier trick: a new card may lie there that it takes for that one."""
+        holding, empty = self._view
+        held = holding.get(seat)
+        return seat not in empty and held is not None and any(
+            str(p.card) == held for trick in self.referee.tricks for p in trick.plays)
 
     def _play_waiting(self) -> list[Announcement]:
         """Plays that waited for an unread card (now read), each when it is its seat's turn,

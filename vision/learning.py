@@ -186,8 +186,7 @@ class DeckLearner:
         # learnt. (Unsurely is not enough: kde-penguins' penguin ace of spades, a card drawn
         # its own way that the deck is there to keep, reads as "not a card" at 0.35.)
         probs = self.classifier.probabilities(crops)
-        blank = [probs[:, CLASSES.index(name)] >= NO_CARD for name in (NOT_A_CARD, BACK)]
-        if np.any(blank[0] | blank[1]):
+        if (probs[:, [CLASSES.index(NOT_A_CARD), CLASSES.index(BACK)]] >= NO_CARD).any():
             return None
         deck = Deck(kept, crops, f"learnt in play from deal {self._deal}", learnt=True)
         # the deck must never read a card's other look (its next surest) as another card it

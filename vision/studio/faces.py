@@ -74,7 +74,6 @@ BITMAP_SCHEMES = {
 DEBIAN_MIRROR = "http://deb.debian.org/debian/"
 
 
-
 class StudioError(RuntimeError):
     """Something the studio needs is missing or broken; the message says what to do."""
 
