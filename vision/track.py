@@ -218,14 +218,19 @@ class ZoneTracker:
         the next card follows faster than ``clear_frames`` and reads the same (a misread held
         card would otherwise swallow the real one), and readings from before no longer
         count. (``Tracker`` says so only when every zone looks empty: the table swept.)"""
-        events: list[TrackEvent] = []
+        events = self.swept(frame) if looks_empty else []
         if looks_empty:
-            if self.holds is not None:
-                events.append(self._let_go(frame))
-            self.recent.clear()
             seen = None
         events += self._update(seen, frame)
         self._follow_unread(seen, frame)
+        return events
+
+    def swept(self, frame: int) -> list[TrackEvent]:
+        """The whole table looks as it did empty: the held card is gone, and readings from
+        before no longer count. Nothing is counted for this frame (a zone left out of it
+        keeps its counters)."""
+        events: list[TrackEvent] = [self._let_go(frame)] if self.holds is not None else []
+        self.recent.clear()
         return events
 
     def _update(self, seen: _Seen | None, frame: int) -> list[TrackEvent]:
@@ -336,7 +341,10 @@ class Tracker:
         look as they did on the empty table. When that is every zone, the table was swept:
         each zone lets its card go at once (``ZoneTracker.update``'s ``looks_empty``). One
         zone alone looking empty lets nothing go sooner: a player may lift their card and
-        put it back."""
+        put it back. A swept table lets go even the cards of zones left out of the frame: a
+        zone that looks as it did empty holds no card, whatever moves near it (in game 617 of
+        the studio's fresh clips, a zone left out of every frame of the sweep held on to its
+        card of the trick before, and the next lead there was taken for that card)."""
         if detections is not self._last[0] or fresh != self._last[1]:
             self._last = (detections, fresh, {
                 seat: _best_in_zone(detections, seat, fresh is None or seat in fresh)
@@ -346,6 +354,8 @@ class Tracker:
         events: list[TrackEvent] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
+                if swept:
+                    events += zone.swept(frame)
                 continue
             events += zone.update(best[seat], frame, swept)
         return events

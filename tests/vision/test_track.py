@@ -236,6 +236,31 @@ def test_zones_left_out_of_a_frame_wait_instead_of_counting_it():
     assert [type(e).__name__ for e in events] == ["ZoneCleared"]
 
 
+def test_a_swept_table_lets_go_the_card_of_a_zone_left_out_of_the_frame():
+    # the hand sweeping the trick is over seat 1's zone on every frame the table looks empty,
+    # so the gate leaves that zone out; the zone looks as it did empty all the same, so its
+    # card is gone, and the next card put there lands anew (game 617 of the fresh clips)
+    tracker = Tracker()
+    for n in range(5):
+        tracker.update(frame_of({1: ("AH", 0.99, True), 2: ("KS", 0.99, True)}), n)
+    events = [e for n in range(5, 8)
+              for e in tracker.update(frame_of({}), n, seats={Seat(2), Seat(3), Seat(4)},
+                                      empty=SEATS)]
+    assert sorted((e.seat.number, e.card) for e in events) == [(1, "AH"), (2, "KS")]
+    assert all(isinstance(e, ZoneCleared) for e in events) and tracker.holding() == {}
+    events = [e for n in range(8, 12)
+              for e in tracker.update(frame_of({1: ("AH", 0.99, True, (0, 5))}), n)]
+    assert [(type(e).__name__, e.card) for e in events] == [("CardLanded", "AH")]
+    # with one zone alone left out and not looking empty, the table is not swept: it keeps it
+    tracker = Tracker()
+    for n in range(5):
+        tracker.update(frame_of({1: ("AH", 0.99, True)}), n)
+    events = [e for n in range(5, 8)
+              for e in tracker.update(frame_of({}), n, seats={Seat(2), Seat(3), Seat(4)},
+                                      empty={Seat(2), Seat(3), Seat(4)})]
+    assert events == [] and tracker.holding() == {Seat(1): "AH"}
+
+
 def test_plays_after_an_unreadable_card_wait_for_it_instead_of_being_out_of_turn():
     lead = {1: ("AH", 0.6, True)}  # seat 1 leads a card the classifier is unsure of
     script = [lead] * 8 + [{**lead, 2: ("2D", 0.99, True)}] * 8 \
