@@ -157,6 +157,7 @@ def test_a_fine_tunes_drift_from_its_starting_model_is_nothing_until_it_moves():
     ("--lr", "0", "must be greater than 0, not 0"),
     ("--lr", "nan", "must be greater than 0, not nan"),
     ("--per-class", "0", "must be at least 1, not 0"),
+    ("--portrait-drill", "1.5", "must lie between 0 and 1, not 1.5"),
 ])
 def test_a_wrong_count_or_rate_is_a_one_line_usage_error(option, value, says, capsys):
     from vision.train.classifier import main
@@ -166,6 +167,28 @@ def test_a_wrong_count_or_rate_is_a_one_line_usage_error(option, value, says, ca
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert f"argument {option}: {says}" in err and "Traceback" not in err
+
+
+def test_painting_over_the_corners_hides_the_index_in_the_crop_s_own_paper_colour():
+    from vision.cardclasses import CROP_SIZE
+    from vision.train.classifier import CORNER, paint_over_corners
+
+    width, height = CROP_SIZE
+    cw, ch = round(width * CORNER[0]), round(height * CORNER[1])
+    rng = np.random.default_rng(0)
+    crops = np.full((2, height, width, 3), (200, 210, 220), np.uint8)
+    crops[1] //= 2  # a card in the shade
+    crops[:, 4:12, 4:10] = 0  # the index letters
+    crops[:, height - 12:height - 4, width - 10:width - 4] = 0
+    crops[:, 40:56, 24:40] = (0, 0, 255)  # the portrait
+    painted = paint_over_corners(crops, rng)
+    assert crops[0, 6, 6].tolist() == [0, 0, 0]  # the crops given are left as they were
+    for n, paper in enumerate(((200, 210, 220), (100, 105, 110))):
+        for corner in (painted[n, :ch, :cw], painted[n, height - ch:, width - cw:]):
+            assert np.abs(corner.reshape(-1, 3).mean(0) - paper).max() < 3
+            assert corner.min() > min(paper) - 25  # no letter left
+        assert (painted[n, 40:56, 24:40] == (0, 0, 255)).all()
+        assert (painted[n, ch:height - ch] == crops[n, ch:height - ch]).all()
 
 
 def test_no_epochs_needs_a_model_to_measure(capsys):

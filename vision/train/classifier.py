@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from . import load_weights, run_training, train_mode, training_parser
-from ..options import at_least
+from ..options import at_least, share
 from ..cardclasses import CLASSES, CROP_SIZE
 from ..classify import LOOK_AGAIN, TURNS
 
@@ -146,6 +146,28 @@ def build_model(classes: int = len(CLASSES)):
     return CardNet()
 
 
+COURT_CLASSES = np.array([name[:-1] in ("J", "Q", "K") for name in CLASSES])
+
+
+def paint_over_corners(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crops`` (N, H, W, 3) with both index corners painted over in each one's paper colour
+    (the brighter pixels of its own corners, so the light falling on it is kept) and a little
+    noise: a court card then shows only its portrait, as guyenne-classic's and the old decks'
+    court cards do, which carry no rank letter."""
+    height, width = crops.shape[1:3]
+    cw, ch = round(width * CORNER[0]), round(height * CORNER[1])
+    out = crops.copy()
+    for n in range(len(out)):
+        corners = np.concatenate([out[n, :ch, :cw].reshape(-1, 3),
+                                  out[n, height - ch:, width - cw:].reshape(-1, 3)])
+        paper = np.percentile(corners, 80, axis=0)
+        for rows, cols in ((slice(0, ch), slice(0, cw)),
+                           (slice(height - ch, height), slice(width - cw, width))):
+            noise = rng.normal(0, 4, (ch, cw, 1))
+            out[n, rows, cols] = np.clip(paper + noise, 0, 255).astype(np.uint8)
+    return out
+
+
 def _to_tensor(images: np.ndarray, device=None):  # noqa: ANN001
     """BGR uint8 (N, H, W, 3) -> float (N, 3, H, W) in [0, 1], as at run time, on ``device``
     (default: the CPU). The bytes go to the device as they are and become floats there: a
@@ -239,8 +261,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if steps:  # (none with --epochs 0, which only measures and exports)
         schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
                                                        pct_start=0.15)
-    loss_fn = torch.nn.CrossEntropyLoss()
+    loss_fn = torch.nn.CrossEntropyLoss(reduction="none")
     targets = torch.from_numpy(y_train).long().to(device)
+    drill = np.random.default_rng(args.seed + 7)
     for epoch in range(1, args.epochs + 1):
         train_mode(model, frozen_norms)
         started = time.monotonic()
@@ -248,14 +271,30 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         total = 0.0
         for start in range(0, len(order), args.batch):
             index = order[start:start + args.batch]
-            batch = _augment(_to_tensor(x_train[index], device))
+            images = x_train[index]
+            painted = COURT_CLASSES[y_train[index]] & (
+                drill.random(len(index)) < args.portrait_drill)
+            if painted.any():
+                images = images.copy()
+                images[painted] = paint_over_corners(images[painted], drill)
+            batch = _augment(_to_tensor(images, device))
             logits, corner_logits = model(batch, with_corner=True)
-            loss = (loss_fn(logits, targets[index])
-                    + 0.5 * loss_fn(corner_logits, targets[index]))
+            # a painted-over corner shows no rank, and the starting model's reading of such a
+            # crop is no guide: those crops teach the whole card's stream alone
+            kept = torch.from_numpy(~painted).float().to(device)
+            loss = (loss_fn(logits, targets[index]).mean()
+                    + 0.5 * (loss_fn(corner_logits, targets[index]) * kept).sum()
+                    / kept.sum().clamp(min=1))
             if teacher is not None:
                 with torch.no_grad():
                     was = teacher(batch)
-                loss = loss + args.keep_close * drift(logits, was)
+                if painted.any():
+                    unpainted = torch.from_numpy(~painted).to(device)
+                    logits_kept, was = logits[unpainted], was[unpainted]
+                else:
+                    logits_kept = logits
+                if len(was):
+                    loss = loss + args.keep_close * drift(logits_kept, was)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -372,7 +411,9 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
                        "started_from": args.init or "random weights",
                        "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr,
                        **({"keep_close": args.keep_close} if args.init and args.keep_close
-                          else {})},
+                          else {}),
+                       **({"portrait_drill": args.portrait_drill}
+                          if getattr(args, "portrait_drill", 0) else {})},
         "validation_designs": [d.name for d in designs_in("val")],
         "test_designs": [d.name for d in designs_in("test")],
         "accuracy": {k: v for k, v in report.items()},
@@ -407,6 +448,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --init: also pay this times how far the readings drift from "
                         "the starting model's on the same crops, so a fine-tune keeps what that "
                         "model knew (default 0: off)")
+    parser.add_argument("--portrait-drill", type=share, default=0.0, metavar="SHARE",
+                        help="paint over both index corners of this share of the court cards' "
+                        "training crops, so the network learns to tell jacks, queens and kings "
+                        "by their portraits, as it must on decks without rank letters "
+                        "(default 0: off)")
     parser.add_argument("--init", help="start from these weights: a cards.pt of an earlier run, "
                         "or a cards-float.onnx this script wrote (e.g. models/cards-float.onnx)")
     return run_training(parser, argv, train)
