@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee import Card
+from referee import Card, Suit
 from referee.seats import SEATS, Seat
 from vision.layout import LayoutError, TableLayout, layout_from_mapping
 from vision.studio.camera import Camera
@@ -239,6 +239,31 @@ def test_portrait_designs_borrow_court_art_and_keep_their_own_indices():
     assert np.array_equal(king[corner], plain.face("KH")[corner])
     # without art to borrow, the design falls back to shapes: no green
     assert not (plain.face("KH")[..., :3] == green).all(axis=2).any()
+
+
+def test_some_designs_draw_a_picture_on_an_ace_under_the_ace_s_own_index():
+    art = [_GreenCourts()]
+    designs = [RandomFaces(seed, art=art) for seed in range(1000, 1048)]
+    spades_only = [d for d in designs if d.decorated_aces == {Suit.SPADES}]
+    every_ace = [d for d in designs if len(d.decorated_aces) == 4]
+    assert spades_only and every_ace and len(spades_only) + len(every_ace) < len(designs)
+    green = (0, 255, 0)
+
+    def picture(face: np.ndarray) -> float:
+        return float((face[..., :3] == green).all(axis=2).mean())
+
+    design = spades_only[0]
+    assert 0.1 < picture(design.face("AS")) < 0.5  # the borrowed picture, in an oval
+    assert picture(design.face("AH")) == 0 and picture(design.face("7S")) == 0
+    assert picture(every_ace[0].face("AD")) > 0.1
+    # the index corner is the ace's, as the design draws it without the picture
+    plain = RandomFaces(int(design.name.split("-")[1]))
+    face = design.face("AS")
+    h, w = face.shape[:2]
+    corner = (slice(0, int(h * 0.15)), slice(0, int(w * 0.2)))
+    assert np.array_equal(face[corner], plain.face("AS")[corner])
+    # without art to borrow, no ace is decorated
+    assert not any(d.decorated_aces for d in (RandomFaces(s) for s in range(1000, 1048)))
 
 
 def _panel_grounds(design: RandomFaces, rank: str) -> set:

@@ -120,6 +120,8 @@ class TinyFaces:
         inked = np.where(half[..., 3:] > 0, half, turned)
         if card.rank in COURTS:
             self._court(image, card, ink, font)
+        elif card.rank is Rank.ACE and self._decorated_ace(image, card):
+            pass
         else:
             for x, y, flip in _pip_positions(card.rank):
                 _suit_symbol(image, card.suit, (int(w * x), int(h * y)), self._pip_size(card),
@@ -127,6 +129,11 @@ class TinyFaces:
         a = layer.astype(np.float32)[..., None] / 255
         image[..., :3] = (image[..., :3] * (1 - a) + inked[..., :3] * a).astype(np.uint8)
         return image
+
+    def _decorated_ace(self, image: np.ndarray, card: Card) -> bool:
+        """Draw ``card``, an ace, with a picture in its middle instead of its one pip, if the
+        design does; whether it did."""
+        return False
 
     def _corner_index(self, image: np.ndarray, card: Card, ink: tuple[int, int, int],
                       font: int) -> None:
@@ -218,6 +225,15 @@ class RandomFaces(TinyFaces):
         # Some real designs draw the same court panel in all four suits (kde-penguins), so that
         # only the small suit signs tell the king of spades from the king of clubs.
         self.same_panel_every_suit = bool(rng.random() < 0.3) and not self.suit_only_courts
+        # Many real designs draw a picture on an ace (the ace of spades above all: a penguin on
+        # kde-penguins', an engraving on old English decks), where the index alone says ace.
+        # (Drawn from a generator of its own, so the designs' other choices stay as they were.)
+        aces = np.random.default_rng([seed, 29])
+        self.decorated_aces: frozenset[Suit] = frozenset()
+        if self.art and aces.random() < 0.25:
+            self.decorated_aces = frozenset(
+                {Suit.SPADES} if aces.random() < 0.6 else set(Suit))
+        self.ace_seed = int(aces.integers(2 ** 31))
 
     def _ink(self, suit: Suit) -> tuple[int, int, int]:
         return self.inks[suit]
@@ -246,6 +262,31 @@ class RandomFaces(TinyFaces):
                     max(1, int(w // 60 * k)), cv2.LINE_AA)
         _suit_symbol(image, card.suit, (int(w * 0.11 * k), int(w * 0.27 * k)), w * 0.11 * k,
                      colour)
+
+    def _decorated_ace(self, image: np.ndarray, card: Card) -> bool:
+        """An ace the design decorates: the middle of a court card borrowed from another
+        design, in an oval rather than a court card's framed panel, perhaps with a small pip."""
+        if card.suit not in self.decorated_aces:
+            return False
+        w, h = self.width, self.height
+        rng = np.random.default_rng([self.ace_seed, "CDHS".index(card.suit.value)])
+        source = self.art[int(rng.integers(len(self.art)))]
+        face = source.face(Card(COURTS[int(rng.integers(3))], list(Suit)[int(rng.integers(4))]))
+        fh, fw = face.shape[:2]
+        middle = face[int(fh * 0.17):int(fh * 0.83), int(fw * 0.22):int(fw * 0.78), :3]
+        x0, y0 = int(w * rng.uniform(0.18, 0.28)), int(h * rng.uniform(0.15, 0.25))
+        x1, y1 = w - x0, h - y0
+        picture = cv2.resize(middle, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+        oval = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.ellipse(oval, ((x1 - x0) // 2, (y1 - y0) // 2), ((x1 - x0) // 2, (y1 - y0) // 2),
+                    0, 0, 360, 255, -1, cv2.LINE_AA)
+        a = oval.astype(np.float32)[..., None] / 255
+        region = image[y0:y1, x0:x1, :3]
+        image[y0:y1, x0:x1, :3] = (region * (1 - a) + picture * a).astype(np.uint8)
+        if rng.random() < 0.5:
+            _suit_symbol(image, card.suit, (w // 2, int(h * 0.5)), w * 0.14,
+                         (*self._ink(card.suit), 255))
+        return True
 
     def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
         """A panel in one of the design's court styles: coloured shapes, the rank's letter drawn
