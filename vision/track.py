@@ -218,9 +218,9 @@ class ZoneTracker:
         the next card follows faster than ``clear_frames`` and reads the same (a misread held
         card would otherwise swallow the real one), and readings from before no longer
         count. (``Tracker`` says so only when every zone looks empty: the table swept.)"""
-        events = self.swept(frame) if looks_empty else []
+        events: list[TrackEvent] = []
         if looks_empty:
-            seen = None
+            events, seen = self.swept(frame), None
         events += self._update(seen, frame)
         self._follow_unread(seen, frame)
         return events

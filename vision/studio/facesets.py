@@ -120,8 +120,8 @@ class TinyFaces:
         inked = np.where(half[..., 3:] > 0, half, turned)
         if card.rank in COURTS:
             self._court(image, card, ink, font)
-        elif card.rank is Rank.ACE and self._decorated_ace(image, card):
-            pass
+        elif self._decorates(card):
+            self._decorated_ace(image, card)
         else:
             for x, y, flip in _pip_positions(card.rank):
                 _suit_symbol(image, card.suit, (int(w * x), int(h * y)), self._pip_size(card),
@@ -130,10 +130,13 @@ class TinyFaces:
         image[..., :3] = (image[..., :3] * (1 - a) + inked[..., :3] * a).astype(np.uint8)
         return image
 
-    def _decorated_ace(self, image: np.ndarray, card: Card) -> bool:
-        """Draw ``card``, an ace, with a picture in its middle instead of its one pip, if the
-        design does; whether it did."""
+    def _decorates(self, card: Card) -> bool:
+        """Whether the design draws a picture in ``card``'s middle instead of its pips
+        (``_decorated_ace``)."""
         return False
+
+    def _decorated_ace(self, image: np.ndarray, card: Card) -> None:
+        raise NotImplementedError
 
     def _corner_index(self, image: np.ndarray, card: Card, ink: tuple[int, int, int],
                       font: int) -> None:
@@ -263,17 +266,17 @@ class RandomFaces(TinyFaces):
         _suit_symbol(image, card.suit, (int(w * 0.11 * k), int(w * 0.27 * k)), w * 0.11 * k,
                      colour)
 
-    def _decorated_ace(self, image: np.ndarray, card: Card) -> bool:
+    def _decorates(self, card: Card) -> bool:
+        return card.rank is Rank.ACE and card.suit in self.decorated_aces
+
+    def _decorated_ace(self, image: np.ndarray, card: Card) -> None:
         """An ace the design decorates: the middle of a court card borrowed from another
         design, in an oval rather than a court card's framed panel, perhaps with a small pip."""
-        if card.suit not in self.decorated_aces:
-            return False
         w, h = self.width, self.height
         rng = np.random.default_rng([self.ace_seed, "CDHS".index(card.suit.value)])
         source = self.art[int(rng.integers(len(self.art)))]
-        face = source.face(Card(COURTS[int(rng.integers(3))], list(Suit)[int(rng.integers(4))]))
-        fh, fw = face.shape[:2]
-        middle = face[int(fh * 0.17):int(fh * 0.83), int(fw * 0.22):int(fw * 0.78), :3]
+        middle = _middle_of(source.face(
+            Card(COURTS[int(rng.integers(3))], list(Suit)[int(rng.integers(4))])))
         x0, y0 = int(w * rng.uniform(0.18, 0.28)), int(h * rng.uniform(0.15, 0.25))
         x1, y1 = w - x0, h - y0
         picture = cv2.resize(middle, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
@@ -286,7 +289,6 @@ class RandomFaces(TinyFaces):
         if rng.random() < 0.5:
             _suit_symbol(image, card.suit, (w // 2, int(h * 0.5)), w * 0.14,
                          (*self._ink(card.suit), 255))
-        return True
 
     def _court(self, image: np.ndarray, card: Card, ink: tuple[int, int, int], font: int) -> None:
         """A panel in one of the design's court styles: coloured shapes, the rank's letter drawn
@@ -305,10 +307,7 @@ class RandomFaces(TinyFaces):
             court = Card(COURTS[int(rng.integers(3))], list(Suit)[int(rng.integers(4))])
             if self.suit_only_courts:  # the portrait must tell: the very card's, re-framed
                 court = card
-            face = source.face(court)
-            fh, fw = face.shape[:2]
-            # the middle of the borrowed face, clear of its own indices
-            middle = face[int(fh * 0.17):int(fh * 0.83), int(fw * 0.22):int(fw * 0.78), :3]
+            middle = _middle_of(source.face(court))
             panel[y0:y1 + 1, x0:x1 + 1, :3] = cv2.resize(middle, (x1 - x0 + 1, y1 - y0 + 1),
                                                          interpolation=cv2.INTER_AREA)
         elif style == "letter":
@@ -349,6 +348,12 @@ class RandomFaces(TinyFaces):
         if rng.random() < 0.5:
             _suit_symbol(image, card.suit, (int(w * 0.32), int(h * 0.25)), w * 0.14,
                          (*ink, 255))
+
+
+def _middle_of(face: np.ndarray) -> np.ndarray:
+    """The middle of a borrowed face (its colours), clear of its own indices."""
+    fh, fw = face.shape[:2]
+    return face[int(fh * 0.17):int(fh * 0.83), int(fw * 0.22):int(fw * 0.78), :3]
 
 
 def _pip_positions(rank: Rank) -> list[tuple[float, float, bool]]:

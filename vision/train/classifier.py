@@ -154,17 +154,15 @@ def paint_over_corners(crops: np.ndarray, rng: np.random.Generator) -> np.ndarra
     (the brighter pixels of its own corners, so the light falling on it is kept) and a little
     noise: a court card then shows only its portrait, as guyenne-classic's and the old decks'
     court cards do, which carry no rank letter."""
-    height, width = crops.shape[1:3]
+    n, height, width = crops.shape[:3]
     cw, ch = round(width * CORNER[0]), round(height * CORNER[1])
+    corners = (np.s_[:, :ch, :cw], np.s_[:, height - ch:, width - cw:])
+    paper = np.percentile(np.concatenate([crops[c].reshape(n, -1, 3) for c in corners], axis=1),
+                          80, axis=1)[:, None, None]
+    noise = rng.normal(0, 4, (n, 2, ch, cw, 1))
     out = crops.copy()
-    for n in range(len(out)):
-        corners = np.concatenate([out[n, :ch, :cw].reshape(-1, 3),
-                                  out[n, height - ch:, width - cw:].reshape(-1, 3)])
-        paper = np.percentile(corners, 80, axis=0)
-        for rows, cols in ((slice(0, ch), slice(0, cw)),
-                           (slice(height - ch, height), slice(width - cw, width))):
-            noise = rng.normal(0, 4, (ch, cw, 1))
-            out[n, rows, cols] = np.clip(paper + noise, 0, 255).astype(np.uint8)
+    for k, corner in enumerate(corners):
+        out[corner] = np.clip(paper + noise[:, k], 0, 255).astype(np.uint8)
     return out
 
 
@@ -261,7 +259,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if steps:  # (none with --epochs 0, which only measures and exports)
         schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
                                                        pct_start=0.15)
-    loss_fn = torch.nn.CrossEntropyLoss(reduction="none")
+    loss_fn = torch.nn.CrossEntropyLoss()
     targets = torch.from_numpy(y_train).long().to(device)
     drill = np.random.default_rng(args.seed + 7)
     for epoch in range(1, args.epochs + 1):
@@ -279,22 +277,16 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                 images[painted] = paint_over_corners(images[painted], drill)
             batch = _augment(_to_tensor(images, device))
             logits, corner_logits = model(batch, with_corner=True)
+            loss = loss_fn(logits, targets[index])
             # a painted-over corner shows no rank, and the starting model's reading of such a
             # crop is no guide: those crops teach the whole card's stream alone
-            kept = torch.from_numpy(~painted).float().to(device)
-            loss = (loss_fn(logits, targets[index]).mean()
-                    + 0.5 * (loss_fn(corner_logits, targets[index]) * kept).sum()
-                    / kept.sum().clamp(min=1))
-            if teacher is not None:
-                with torch.no_grad():
-                    was = teacher(batch)
-                if painted.any():
-                    unpainted = torch.from_numpy(~painted).to(device)
-                    logits_kept, was = logits[unpainted], was[unpainted]
-                else:
-                    logits_kept = logits
-                if len(was):
-                    loss = loss + args.keep_close * drift(logits_kept, was)
+            shown = torch.from_numpy(~painted).to(device)
+            if shown.any():
+                loss = loss + 0.5 * loss_fn(corner_logits[shown], targets[index][shown])
+                if teacher is not None:
+                    with torch.no_grad():
+                        was = teacher(batch[shown])
+                    loss = loss + args.keep_close * drift(logits[shown], was)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -413,7 +405,7 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
                        **({"keep_close": args.keep_close} if args.init and args.keep_close
                           else {}),
                        **({"portrait_drill": args.portrait_drill}
-                          if getattr(args, "portrait_drill", 0) else {})},
+                          if args.portrait_drill else {})},
         "validation_designs": [d.name for d in designs_in("val")],
         "test_designs": [d.name for d in designs_in("test")],
         "accuracy": {k: v for k, v in report.items()},
