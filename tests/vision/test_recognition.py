@@ -571,6 +571,34 @@ def test_only_a_slanted_card_is_read_a_quarter_round_and_the_surer_reading_stand
         assert np.array_equal(found.quads[1], quads[1])
 
 
+def test_a_slanted_card_read_surely_as_another_card_each_way_is_read_unsurely(
+        classifier, monkeypatch):
+    """A card seen slantwise whose two readings, one along each pair of its sides, are both
+    sure but of different cards: the picture cannot tell which pair is the long one, so
+    neither reading may stand as sure. One sure reading and one unsure stay as before."""
+    picture, _ = table_with_four_cards(1)
+    quad = np.array([[[600, 300], [660, 300], [660, 370], [600, 370]]], np.float32)
+    for turned, card, sure in ((("4C", 0.95), None, False), (("8S", 0.97), "8S", True),
+                               (("4C", 0.6), "8S", True)):
+        def probabilities(crops, turned=turned):
+            if len(crops) == 1 and not probabilities.calls:  # its sides as outlined
+                probabilities.calls += 1
+                return _probabilities({"8S": 0.94})
+            probabilities.calls += 1  # along its other sides, then turned a little
+            return _probabilities({turned[0]: turned[1]}, crops)
+
+        probabilities.calls = 0
+        monkeypatch.setattr(classifier, "probabilities", probabilities)
+        found = classifier.read(picture, CardDetections(
+            quad.copy(), np.ones(1, np.float32), np.ones(1, bool), [None], [None],
+            np.zeros(1, np.float32), slanted=np.array([True])))
+        assert (found.confidence[0] >= 0.9) == sure, (turned, found.confidence[0])
+        if card is not None:
+            assert found.cards[0] == card
+        else:  # pooled, and looked at again along the outline kept: not sure of either
+            assert found.cards[0] in ("8S", "4C")
+
+
 def test_two_cards_pushed_together_in_a_photo_give_the_card_on_top(detector, classifier):
     """Two cards lying over each other in a photograph, outlined as one region (a rectangle
     about both, as the detector gives them when their cores run together) and read unsurely:
