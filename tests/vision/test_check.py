@@ -365,6 +365,83 @@ def test_an_end_read_surely_on_its_own_keeps_its_reading():
     assert found.confidence.tolist() == pytest.approx([0.4, 0.97, 0.995])
 
 
+class _FinerDetector:
+    """A stand-in detector whose finer look finds three whole cards: two that lay over each
+    other in the first look's one region, and one in the middle of a card read surely."""
+
+    def __init__(self):
+        self.asked = []
+
+    def detect(self, image, calibration=None, long_side=None):
+        from vision.detections import CardDetections
+
+        self.asked.append(long_side)
+        quads = np.array([[(100, 100), (160, 100), (160, 190), (100, 190)],  # in the region
+                          [(150, 130), (210, 130), (210, 220), (150, 220)],  # in it too
+                          [(320, 120), (380, 120), (380, 210), (320, 210)]],  # in the sure card
+                         np.float32)
+        return CardDetections(quads, np.ones(3, np.float32), np.ones(3, bool), [None] * 3,
+                              [None] * 3, np.zeros(3, np.float32))
+
+
+class _ReadsByPlace:
+    """A stand-in classifier reading each card by where its middle lies."""
+
+    def __init__(self, readings):
+        self.readings = readings  # [(x below which, card, confidence)], in order of x
+
+    def read(self, image, found):
+        for i, quad in enumerate(found.quads):
+            x = quad[:, 0].mean()
+            card, confidence = next((c, p) for limit, c, p in self.readings if x < limit)
+            found.cards[i], found.confidence[i] = card, confidence
+        return found
+
+
+def _a_region_and_a_card():
+    from vision.detections import CardDetections
+
+    quads = np.array([[(95, 95), (215, 95), (215, 225), (95, 225)],  # two cards run together
+                      [(300, 100), (400, 100), (400, 240), (300, 240)]],  # a card read surely
+                     np.float32)
+    found = CardDetections(quads, np.ones(2, np.float32), np.ones(2, bool), [None] * 2,
+                           [None, "KS"], np.array([0.3, 0.97], np.float32))
+    return found, np.array([True, False])
+
+
+@pytest.mark.parametrize("second, kept", [(("QD", 0.95), ["7H", "KS", "QD"]),
+                                          (("QD", 0.6), ["7H", "KS"]),
+                                          (("7H", 0.99), ["7H", "KS"])])
+def test_cards_run_together_in_a_photo_are_looked_at_again_more_finely(second, kept):
+    """A region of a photograph not read surely is looked at again at a finer scale: each
+    card found whole there and read surely takes the region's place or joins it, as partly
+    shown (counted only when read surely); a card read unsurely, or one already read (no
+    card is on the table twice), does not. A card found again inside a card read surely
+    does not replace it."""
+    from vision.check import FINER_LONG_SIDE, _read_finer
+
+    found, partial = _a_region_and_a_card()
+    detector = _FinerDetector()
+    classifier = _ReadsByPlace([(140, "7H", 0.99), (250, *second), (1000, "AS", 0.99)])
+    found, partial = _read_finer(np.zeros((360, 640, 3), np.uint8), found, partial,
+                                 classifier, detector)
+    assert detector.asked == [FINER_LONG_SIDE] and FINER_LONG_SIDE > 480
+    assert found.cards == kept
+    assert np.allclose(found.quads[0][0], (100, 100))  # the first card's own outline
+    assert partial.tolist() == [True, False] + [True] * (len(kept) - 2)
+    assert found.confidence[1] == pytest.approx(0.97)  # the sure card is left as it was
+
+
+def test_a_photo_read_surely_everywhere_is_not_looked_at_again():
+    from vision.check import _read_finer
+
+    found, partial = _a_region_and_a_card()
+    found.cards[0], found.confidence[0], partial[0] = "2C", 0.99, False
+    detector = _FinerDetector()
+    _read_finer(np.zeros((360, 640, 3), np.uint8), found, partial, _ReadsByPlace([]), detector)
+    assert detector.asked == []
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_missing_model_is_a_one_line_error_with_any_number_of_workers(tmp_path, workers):
     """With several workers the models were first loaded in the workers, whose failing start
