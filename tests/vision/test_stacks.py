@@ -153,3 +153,23 @@ def test_a_card_beside_the_region_is_not_taken_for_the_card_on_top_of_it():
         found = top_card(picture, calibration.to_image(region), calibration)
         assert found is not None
         assert _corner_error_mm(calibration, found[0], neighbour) < within_mm
+
+
+def test_where_the_best_edged_card_is_the_one_underneath_the_card_on_top_is_looked_for_too():
+    """A card with a strong rim under a card whose own sides show only against the table
+    (over the card underneath, white on white, no edge): the best-edged rectangle is the card
+    underneath, a side of it hidden, so not whole. The card on top is the next best, away
+    from it, and all its sides show along more than half their length: it is the card found,
+    whole."""
+    calibration = _table()
+    picture = np.full((720, 1280), 60, np.uint8)
+    under, top = _card_mm((260, 250), 0.0), _card_mm((215, 290), 20.0)
+    _draw(picture, calibration, under, fill=230, border=40)
+    _draw(picture, calibration, top, fill=230, border=230)
+    union = np.zeros_like(picture)
+    for card in (under, top):
+        cv2.fillPoly(union, [np.round(calibration.to_image(card)).astype(np.int32)], 1)
+    contour = max(cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                  key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    corners, whole = top_card(picture, contour, calibration)
+    assert whole and _corner_error_mm(calibration, corners, top) < 8.0
