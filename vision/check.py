@@ -327,7 +327,7 @@ def _read_cards_on_top(image: np.ndarray, detections, partial: np.ndarray,  # no
 # pictures and close-ups of the test designs, the validation designs' 400 hard pictures and
 # the real webcam photos: 640 and 800 read more cards right and none more wrongly at 0.9,
 # 800 the more; 960 read more cards wrongly at 0.9 on three of the four sets.
-FINER_LONG_SIDE: int | None = 800
+FINER_LONG_SIDE = 800
 
 
 def _read_finer(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN001
@@ -338,7 +338,7 @@ def _read_finer(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN
     a region and that is read surely takes the region's place (the first) or joins it (the
     others), counted as partly shown."""
     todo = np.flatnonzero(partial | (detections.confidence < PHOTO_MIN_CONFIDENCE))
-    if len(todo) == 0 or FINER_LONG_SIDE is None:
+    if len(todo) == 0:
         return detections, partial
     finer = detector.detect(image, None, long_side=FINER_LONG_SIDE)
     inside = {}
@@ -350,10 +350,11 @@ def _read_finer(image: np.ndarray, detections, partial: np.ndarray,  # noqa: ANN
                 break
     if not inside:
         return detections, partial
-    finer = finer[np.array(sorted(inside))]
-    regions = [inside[j] for j in sorted(inside)]
+    found = sorted(inside)
+    finer = finer[np.array(found)]
+    regions = [inside[j] for j in found]
     classifier.read(image, finer)
-    sure = {c for c, conf, p in zip(detections.cards, detections.confidence, partial)
+    sure = {c for c, conf in zip(detections.cards, detections.confidence)
             if c is not None and conf >= PHOTO_MIN_CONFIDENCE}
     taken: set[int] = set()
     extra = []

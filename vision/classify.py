@@ -252,8 +252,8 @@ class CardClassifier:
         for j in np.flatnonzero(better):
             detections.quads[whole[turn[j]]] = quads[j]
             crops[turn[j]], probs[turn[j]] = turned[j], again[j]
-        for j in np.flatnonzero(torn):
-            probs[turn[j]] = _pooled(np.stack([first[j], again[j]])[None])[0]
+        if torn.any():
+            probs[turn[torn]] = _pooled(np.stack([first[torn], again[torn]], axis=1))
 
     def _fill_turned(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray) -> None:
         """Pool, in place, each reading of ``probs`` whose outline (of ``quads``) runs off the

@@ -60,7 +60,6 @@ LEAST_OVERLAP = 0.3
 # and taken if all its sides show (forty-third session: 3 more of the hard pictures' cards
 # found whole and read right, 2 more of the validation designs' pictures, none read wrongly,
 # the 340 games unchanged; 20 mm found 1, 50 mm 2)
-SECOND_LOOK = True
 AWAY_MM = 35.0
 
 
@@ -76,31 +75,37 @@ def top_card(gray: np.ndarray, outline_px: np.ndarray,
     span_mm = float(np.hypot(*(hi - lo)))  # room to turn the region about its centre
     if span_mm > MOST_SPAN_MM:
         return None
-    coarse = _search(gray, calibration, centre_mm, span_mm, COARSE_PPM,
-                     np.arange(0.0, 180.0, COARSE_STEP))
-    if coarse is None:
+    best = _coarse_then_fine(gray, calibration, centre_mm, span_mm)
+    if best is None:
         return None
-    # then finer, about the card found: its centre is within a few mm of the coarse one's
-    fine = _search(gray, calibration, coarse.centre_mm, FINE_SPAN_MM, FINE_PPM,
-                   coarse.angle + FINE_STEP * np.arange(-2, 3))
-    best = fine if fine is not None else coarse
-    if best.shown < SHOWN and SECOND_LOOK:
+    if best.shown < SHOWN:
         # the best-edged rectangle may be the card underneath, whose outer sides are strong;
         # the card on top, whose side over it shows faintly, is the next best elsewhere
-        other = _search(gray, calibration, centre_mm, span_mm, COARSE_PPM,
-                        np.arange(0.0, 180.0, COARSE_STEP), away_from=best.centre_mm)
-        if other is not None:
-            again = _search(gray, calibration, other.centre_mm, FINE_SPAN_MM, FINE_PPM,
-                            other.angle + FINE_STEP * np.arange(-2, 3))
-            other = again if again is not None else other
-            if other.shown >= SHOWN and _overlap(other.corners, outline_px) >= LEAST_OVERLAP:
-                best = other
+        other = _coarse_then_fine(gray, calibration, centre_mm, span_mm,
+                                  away_from=best.centre_mm)
+        if (other is not None and other.shown >= SHOWN
+                and _overlap(other.corners, outline_px) >= LEAST_OVERLAP):
+            best = other
     # the search window reaches past the region (room to turn it), so it may square up a
     # neighbouring card instead: a card on top covers a good part of the region (which may be
     # only a piece of the card, where the detector split it)
     if _overlap(best.corners, outline_px) < LEAST_OVERLAP:
         return None
     return best.corners, best.shown >= SHOWN
+
+
+def _coarse_then_fine(gray: np.ndarray, calibration, centre_mm: np.ndarray,  # noqa: ANN001
+                      span_mm: float, away_from: np.ndarray | None = None) -> _Found | None:
+    """The best card-sized rectangle about ``centre_mm`` (``_search``), found coarsely at every
+    turn, then finely about the coarse one: its centre is within a few mm of the coarse
+    one's. ``away_from``: none centred within ``AWAY_MM`` of this point (mm)."""
+    coarse = _search(gray, calibration, centre_mm, span_mm, COARSE_PPM,
+                     np.arange(0.0, 180.0, COARSE_STEP), away_from)
+    if coarse is None:
+        return None
+    fine = _search(gray, calibration, coarse.centre_mm, FINE_SPAN_MM, FINE_PPM,
+                   coarse.angle + FINE_STEP * np.arange(-2, 3))
+    return fine if fine is not None else coarse
 
 
 def _overlap(corners: np.ndarray, outline_px: np.ndarray) -> float:
@@ -146,7 +151,7 @@ def _search(gray: np.ndarray, calibration, centre_mm: np.ndarray, span_mm: float
             away_from: np.ndarray | None = None) -> _Found | None:
     """The best card-sized rectangle in the square of the table ``span_mm`` wide about
     ``centre_mm``, seen from above at ``ppm`` pixels a millimetre, turned by each of
-    ``angles``."""
+    ``angles``; none centred within ``AWAY_MM`` of ``away_from`` (mm on the table)."""
     side = int(np.ceil(span_mm * ppm)) | 1
     middle = (side - 1) / 2
     # patch pixel -> table mm -> picture pixel
@@ -159,6 +164,10 @@ def _search(gray: np.ndarray, calibration, centre_mm: np.ndarray, span_mm: float
     patch = cv2.GaussianBlur(patch, (0, 0), 0.5 * ppm)
     half_w = int(round(CARD_MM[0] * ppm / 2))
     gx, gy = _turned_gradients(patch, middle, angles)
+    # the point to keep away from, in the patch turned by each of the angles (col, row)
+    avoided = [] if away_from is None else [
+        tuple(turn[:, :2] @ ((np.asarray(away_from) - centre_mm) * ppm + middle) + turn[:, 2])
+        for turn in (cv2.getRotationMatrix2D((middle, middle), float(a), 1.0) for a in angles)]
     short_sides = cv2.boxFilter(gy, -1, (int(SIDE_SHARE * 2 * half_w) | 1, 1)).reshape(
         len(angles), side, side)
     best: tuple[float, int, int, int, int] | None = None  # weakest, angle, row, col, half_l
@@ -176,15 +185,9 @@ def _search(gray: np.ndarray, calibration, centre_mm: np.ndarray, span_mm: float
                        long_sides[:, r0:r1, c0 + half_w:c1 + half_w]),
             np.minimum(short_sides[:, r0 - half_l:r1 - half_l, c0:c1],
                        short_sides[:, r0 + half_l:r1 + half_l, c0:c1]))
-        if away_from is not None:  # no card centred within AWAY_MM of this point
-            weakest = weakest.copy()
-            offset = (np.asarray(away_from) - centre_mm) * ppm  # from the middle, unturned
-            rows_, cols_ = np.mgrid[r0:r1, c0:c1]
-            for k, angle in enumerate(angles):
-                turn = cv2.getRotationMatrix2D((middle, middle), float(angle), 1.0)
-                x, y = turn[:, :2] @ (offset + middle) + turn[:, 2]
-                near = np.hypot(cols_ - x, rows_ - y) < AWAY_MM * ppm
-                weakest[k][near] = -1.0
+        for k, (x, y) in enumerate(avoided):  # no card centred within AWAY_MM of it
+            rows, cols = np.ogrid[r0:r1, c0:c1]
+            weakest[k][np.hypot(cols - x, rows - y) < AWAY_MM * ppm] = -1.0
         i = int(np.argmax(weakest))
         if best is None or weakest.flat[i] > best[0]:
             a, row, col = np.unravel_index(i, weakest.shape)
