@@ -87,3 +87,49 @@ def test_card_crops_come_either_way_up():
         top, bottom = crop[h // 8:h * 3 // 8].mean(), crop[h * 5 // 8:h * 7 // 8].mean()
         upright.append(top < bottom)
     assert 0.35 < np.mean(upright) < 0.65
+
+
+def test_made_up_backs_are_each_new_with_rounded_corners_and_no_index():
+    """Every made-up back differs from the others (from one generator, and from generators of
+    different seeds), has the size asked for, and is opaque but for its rounded corners."""
+    from vision.studio.backs import random_back
+
+    rng = np.random.default_rng(11)
+    backs = [random_back(rng, 120, 180) for _ in range(30)]
+    assert all(b.shape == (180, 120, 4) for b in backs)
+    for b in backs:
+        assert b[0, 0, 3] == 0 and b[-1, -1, 3] == 0  # rounded corners
+        assert (b[20:-20, 20:-20, 3] == 255).all()
+    flat = np.array([b[..., :3].astype(np.float32).ravel() for b in backs])
+    distances = np.linalg.norm(flat[:, None] - flat[None], axis=2)
+    assert distances[np.triu_indices(len(backs), 1)].min() > 0
+    shapes = {str(random_back(np.random.default_rng(s), 60, 90)[45, :, :3].tolist())
+              for s in range(12)}
+    assert len(shapes) == 12
+
+
+def test_a_share_of_the_training_backs_is_made_up_and_none_of_the_cards_are():
+    drawn: list[str] = []
+    import vision.train.crops as crops
+
+    real = crops.random_back
+
+    def spy(*args, **kwargs):
+        drawn.append("back")
+        return real(*args, **kwargs)
+
+    crops.random_back = spy
+    try:
+        maker = CropMaker([TinyFaces(0)], np.random.default_rng(2), random_backs=0.5)
+        for _ in range(200):
+            maker.crop("back")
+        backs = len(drawn)
+        for _ in range(100):
+            maker.crop("7H")
+        plain = CropMaker([TinyFaces(0)], np.random.default_rng(2))
+        for _ in range(50):
+            plain.crop("back")
+    finally:
+        crops.random_back = real
+    assert 60 < backs < 140  # about half of 200
+    assert len(drawn) == backs  # no card crop, and no crop of a maker without the share

@@ -27,28 +27,35 @@ import numpy as np
 
 from . import load_weights, run_training, train_mode, training_parser
 from ..options import at_least, share
-from ..cardclasses import CLASSES, CROP_SIZE
+from ..cardclasses import BACK, CLASSES, CROP_SIZE
 from ..classify import LOOK_AGAIN, TURNS
 
 RANDOM_DESIGNS = 48
+# the share of the training backs that are made up, each one new (``vision.studio.backs``):
+# a hundred designs' backs taught the network those backs, not what a back is. Off by default:
+# the shipped model was trained without them, and fine-tunes with half of them on the CPU did
+# not read better overall (docs/recognition.md, "Forty-fourth session"); a run from random
+# weights is their test
+RANDOM_BACKS = 0.0
 
 
-def _make_chunk(args: tuple[str, list[str], int, bool]) -> np.ndarray:
+def _make_chunk(args: tuple[str, list[str], int, bool, float]) -> np.ndarray:
     from ..studio.facesets import RandomFaces, TinyFaces, face_sets
     from .crops import CropMaker
 
-    split, labels, seed, hard = args
+    split, labels, seed, hard, random_backs = args
     faces = face_sets(split, log=lambda m: None)
     if split == "train":  # made-up designs teach indices and pips rather than artwork
         faces = faces + [TinyFaces(v) for v in range(3)] + [
             RandomFaces(1000 + k, art=faces) for k in range(RANDOM_DESIGNS)]
-    maker = CropMaker(faces, np.random.default_rng(seed))
+    maker = CropMaker(faces, np.random.default_rng(seed), random_backs=random_backs)
     return np.stack([maker.crop(label, hard) for label in labels])
 
 
 def make_crops(split: str, per_class: int, seed: int, workers: int,
-               hard: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """``per_class`` crops of every class from the designs of ``split``: (images, labels)."""
+               hard: bool = True, random_backs: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """``per_class`` crops of every class from the designs of ``split``: (images, labels).
+    ``random_backs``: the share of the backs that are made up instead of a design's own."""
     from ..studio.facesets import face_sets
 
     # the face cache is built here, once, before the workers start: each worker building the
@@ -58,7 +65,7 @@ def make_crops(split: str, per_class: int, seed: int, workers: int,
     rng = np.random.default_rng(seed)
     rng.shuffle(labels)
     chunks = np.array_split(labels, max(1, len(labels) // 500))
-    jobs = [(split, [CLASSES[i] for i in chunk], seed * 100003 + n, hard)
+    jobs = [(split, [CLASSES[i] for i in chunk], seed * 100003 + n, hard, random_backs)
             for n, chunk in enumerate(chunks)]
     started = time.monotonic()
     context = multiprocessing.get_context("fork")
@@ -147,6 +154,7 @@ def build_model(classes: int = len(CLASSES)):
 
 
 COURT_CLASSES = np.array([name[:-1] in ("J", "Q", "K") for name in CLASSES])
+BACK_CLASS = CLASSES.index(BACK)
 
 
 def paint_over_corners(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -237,7 +245,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     workers = args.workers
     print(f"making crops ({args.per_class} a class from the train designs)...", file=sys.stderr)
-    x_train, y_train = make_crops("train", args.per_class, args.seed, workers)
+    x_train, y_train = make_crops("train", args.per_class, args.seed, workers,
+                                  random_backs=args.random_backs)
     # validation and test crops: half under the hardest settings, half under normal ones, so
     # that the fitted temperature suits what the camera usually sees, not only the worst case
     x_val, y_val = _mixed_crops("val", args.val_per_class, args.seed + 1, workers)
@@ -283,10 +292,15 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             shown = torch.from_numpy(~painted).to(device)
             if shown.any():
                 loss = loss + 0.5 * loss_fn(corner_logits[shown], targets[index][shown])
-                if teacher is not None:
+                # (nor, where backs are made up, on a back, which it often reads as a card:
+                # backs are then taught by their labels alone)
+                kept = shown
+                if args.random_backs:
+                    kept = kept & torch.from_numpy(y_train[index] != BACK_CLASS).to(device)
+                if teacher is not None and kept.any():
                     with torch.no_grad():
-                        was = teacher(batch[shown])
-                    loss = loss + args.keep_close * drift(logits[shown], was)
+                        was = teacher(batch[kept])
+                    loss = loss + args.keep_close * drift(logits[kept], was)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -405,7 +419,8 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
                        **({"keep_close": args.keep_close} if args.init and args.keep_close
                           else {}),
                        **({"portrait_drill": args.portrait_drill}
-                          if args.portrait_drill else {})},
+                          if args.portrait_drill else {}),
+                       "random_backs": args.random_backs},
         "validation_designs": [d.name for d in designs_in("val")],
         "test_designs": [d.name for d in designs_in("test")],
         "accuracy": {k: v for k, v in report.items()},
@@ -445,6 +460,9 @@ def main(argv: list[str] | None = None) -> int:
                         "training crops, so the network learns to tell jacks, queens and kings "
                         "by their portraits, as it must on decks without rank letters "
                         "(default 0: off)")
+    parser.add_argument("--random-backs", type=share, default=RANDOM_BACKS, metavar="SHARE",
+                        help="make up this share of the training backs, each one new, instead "
+                        "of taking a train design's own (default %(default)s: none)")
     parser.add_argument("--init", help="start from these weights: a cards.pt of an earlier run, "
                         "or a cards-float.onnx this script wrote (e.g. models/cards-float.onnx)")
     return run_training(parser, argv, train)

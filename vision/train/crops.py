@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from ..cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD
+from ..studio.backs import random_back
 from ..studio.objects import SKIN_TONES
 from ..studio.surfaces import KINDS, surface
 
@@ -37,6 +38,9 @@ class CropMaker:
     faces: list  # FaceSet objects
     rng: np.random.Generator
     size: tuple[int, int] = CROP_SIZE
+    # the share of the backs that are made up (``vision.studio.backs``), each one new, instead
+    # of a design's own
+    random_backs: float = 0.0
 
     def __post_init__(self) -> None:
         self.tables = [surface(KINDS[i % len(KINDS)], self.rng, (300, 300), 1.0)
@@ -147,6 +151,8 @@ class CropMaker:
         rng = self.rng
         faces = self.faces[int(rng.integers(len(self.faces)))]
         face = faces.face(label if label == BACK else _card(label))
+        if label == BACK and self.random_backs and rng.random() < self.random_backs:
+            face = random_back(rng, face.shape[1], face.shape[0], self.faces)
         fh, fw = face.shape[:2]
         cw = 100.0
         ch = cw * fh / fw
