@@ -48,6 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     faces.add_argument("--force", action="store_true", help="render designs again")
     faces.add_argument("--workers", type=int, default=None,
                        help="rsvg-convert processes at once (default: one per core)")
+    carried = faces.add_mutually_exclusive_group()
+    carried.add_argument("--pack", metavar="FILE",
+                         help="also write the split's faces, shrunk, to this face pack (about "
+                              "20 MB for all designs): what a machine that cannot fetch the "
+                              "designs trains from")
+    carried.add_argument("--from-pack", metavar="FILE",
+                         help="fill the face cache from this face pack instead of fetching and "
+                              "rendering the designs (designs already in the cache are kept)")
     faces.set_defaults(run=run_studio_faces)
 
     images = studio_commands.add_parser(

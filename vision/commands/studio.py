@@ -37,10 +37,25 @@ def run_studio_images(ns: argparse.Namespace) -> int:
 
 
 def run_studio_faces(ns: argparse.Namespace) -> int:
-    from vision.studio.faces import StudioError, build_faces, designs_in
+    from pathlib import Path
+
+    from vision.studio.facepack import pack_faces, unpack_faces
+    from vision.studio.faces import StudioError, build_faces, cache_dir, designs_in
 
     try:
-        folder = build_faces(ns.split, force=ns.force, workers=ns.workers)
+        if ns.from_pack:
+            unpacked = unpack_faces(Path(ns.from_pack))
+            print(f"{len(unpacked)} designs unpacked from {ns.from_pack}")
+            folder = cache_dir() / "faces"
+        else:
+            folder = build_faces(ns.split, force=ns.force, workers=ns.workers)
+        if ns.pack:
+            try:
+                designs, size = pack_faces(ns.split, Path(ns.pack))
+            except OSError as error:
+                raise StudioError(f"cannot write the face pack '{ns.pack}': "
+                                  f"{error.strerror or error}") from None
+            print(f"{ns.pack}: {designs} designs, {size / 1e6:.1f} MB")
     except StudioError as error:
         print(f"{PROG} studio faces: {error}", file=sys.stderr)
         return 1
