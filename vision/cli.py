@@ -273,3 +273,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def entry_point() -> None:
     scorer.exit_with(main)
+
+
+if __name__ == "__main__":  # python -m vision.cli, where the package is not installed
+    entry_point()

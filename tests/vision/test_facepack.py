@@ -100,3 +100,15 @@ def test_the_faces_command_writes_a_pack_and_fills_a_cache_from_it(cache, monkey
                  str(tmp_path / "p" / "faces.zip")]) == 0
     assert "1 designs unpacked" in capsys.readouterr().out
     assert (tmp_path / "fresh" / "faces" / name / "design.json").exists()
+
+
+def test_the_command_line_runs_as_a_module_where_the_package_is_not_installed():
+    """The GPU recipe runs ``python3 -m vision.cli`` from a bare copy of the repository."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    ran = subprocess.run([sys.executable, "-m", "vision.cli", "--version"], cwd=root,
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0 and "sueca-referee" in ran.stdout + ran.stderr
