@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     carried = faces.add_mutually_exclusive_group()
     carried.add_argument("--pack", metavar="FILE",
                          help="also write the split's faces, shrunk, to this face pack (about "
-                              "20 MB for all designs): what a machine that cannot fetch the "
+                              "17 MB for all designs): what a machine that cannot fetch the "
                               "designs trains from")
     carried.add_argument("--from-pack", metavar="FILE",
                          help="fill the face cache from this face pack instead of fetching and "

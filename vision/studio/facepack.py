@@ -3,14 +3,14 @@
 A GPU machine lent for training may reach no network, so it cannot fetch the Debian packages
 the face cache is rendered from, and what travels to it is limited in size (64 MiB, the
 project's own files included). The cache itself is about half a gigabyte: each face a PNG
-240 px wide. A face pack holds the same faces shrunk to ``PACK_WIDTH`` px (the classifier
-reads cards at 64x96, and the studio's pictures show them at most about 120 px wide), their
-colours as WebP and their transparency (the rounded corners) as PNG, in one zip file: the
-train, validation and test designs in about 20 MB.
+240 px wide. A face pack holds the same faces shrunk to ``PACK_WIDTH`` px, their colours as
+WebP and their transparency (the rounded corners) as PNG, in one zip file: the train,
+validation and test designs in about 17 MB. The classifier reads cards at 64x96 and the
+studio's table pictures show them at most about 120 px wide; its close-ups, drawn from a
+pack, show larger cards softer than from the cache.
 
-``pack_faces`` writes one from the cache;
-``unpack_faces`` fills a cache from one, so that ``face_sets`` finds every design in it and
-fetches nothing. A design already in the cache is kept. Each unpacked design's
+``pack_faces`` writes one from the cache; ``unpack_faces`` fills a cache from one, so that
+``face_sets`` finds every design in it and fetches nothing. A design already in the cache is kept. Each unpacked design's
 ``design.json`` says it came from a pack, and at what width and quality.
 """
 
