@@ -89,7 +89,7 @@ def test_card_crops_come_either_way_up():
     assert 0.35 < np.mean(upright) < 0.65
 
 
-def test_made_up_backs_are_each_new_with_rounded_corners_and_no_index():
+def test_made_up_backs_are_each_new_with_rounded_corners():
     """Every made-up back differs from the others (from one generator, and from generators of
     different seeds), has the size asked for, and is opaque but for its rounded corners."""
     from vision.studio.backs import random_back
