@@ -27,6 +27,7 @@ reuses the coarse search's scores (on the 11 regions searched in a replay of gam
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import NamedTuple
 
 import cv2
@@ -214,14 +215,18 @@ class _Scores:
         _, a, row, col, half_l = best
         return self._found(a, row, col, half_l)
 
+    @cached_property
+    def strong(self) -> float:
+        """The patch's strong edges (their 90th percentile), against which a side shows an
+        edge or not: worked out once, however many rectangles of it are picked."""
+        return float(np.percentile(np.hypot(cv2.Sobel(self.patch, cv2.CV_32F, 1, 0),
+                                            cv2.Sobel(self.patch, cv2.CV_32F, 0, 1)), 90))
+
     def _found(self, a: int, row: int, col: int, half_l: int) -> _Found:
         """The rectangle at turn ``angles[a]`` centred at (``row``, ``col``) of the turned
         patch, ``half_l`` long each way: where it lies, and how much of each side shows."""
         middle, half_w, side, angle = self.middle, self.half_w, self.side, float(self.angles[a])
-        patch = self.patch
-        # how much of each side shows an edge, against the stack's strong edges (90th percentile)
-        strong = float(np.percentile(np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0),
-                                              cv2.Sobel(patch, cv2.CV_32F, 0, 1)), 90))
+        strong = self.strong
         gx, gy = (g.reshape(len(self.angles), side, side)[a] for g in (self.gx, self.gy))
         rows = np.arange(row - int(0.85 * half_l), row + int(0.85 * half_l) + 1)
         cols = np.arange(col - int(0.8 * half_w), col + int(0.8 * half_w) + 1)

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from referee.cards import Card, Rank, Suit
+from referee.cards import Card, Suit
 
-COURTS = (Rank.JACK, Rank.QUEEN, Rank.KING)
+from .facesets import COURTS, _suit_symbol
+
 KINDS = ("lattice", "checker", "harlequin", "lines", "marble", "picture", "plain")
 # how often each kind of all-over pattern is drawn
 KIND_ODDS = (0.28, 0.11, 0.13, 0.17, 0.13, 0.06, 0.12)
@@ -99,10 +100,15 @@ def _second_colour(rng: np.random.Generator, ground: tuple[int, int, int]) -> tu
     if pick < 0.35:
         return tuple(int(v) for v in rng.integers(220, 256, 3))
     if pick < 0.55:
-        return int(rng.integers(20, 90)), int(rng.integers(150, 215)), int(rng.integers(190, 250))
+        return _gold(rng)
     g = np.array(ground, float)
     shifted = g + (255 - g) * 0.6 if g.mean() < 128 else g * 0.35
     return tuple(int(v) for v in shifted)
+
+
+def _gold(rng: np.random.Generator) -> tuple[int, int, int]:
+    """A gold or yellow ink (BGR)."""
+    return int(rng.integers(20, 90)), int(rng.integers(150, 215)), int(rng.integers(190, 250))
 
 
 def _lattice(inner: np.ndarray, rng: np.random.Generator, colour: tuple[int, int, int]) -> None:
@@ -141,8 +147,6 @@ def _motif(image: np.ndarray, motif: str, centre: tuple[float, float], size: flo
         cv2.line(image, (int(cx - r), int(cy)), (int(cx + r), int(cy)), colour, t, cv2.LINE_AA)
         cv2.line(image, (int(cx), int(cy - r)), (int(cx), int(cy + r)), colour, t, cv2.LINE_AA)
     else:
-        from .facesets import _suit_symbol
-
         _suit_symbol(image, suit, point, size, colour)
 
 
@@ -236,7 +240,7 @@ def _medallion(image: np.ndarray, rng: np.random.Generator,
 def _scrolls(image: np.ndarray, rng: np.random.Generator) -> None:
     """Curling lines, each drawn again turned half round about the middle."""
     h, w = image.shape[:2]
-    colour = (int(rng.integers(20, 90)), int(rng.integers(150, 215)), int(rng.integers(190, 250)))
+    colour = _gold(rng)
     thick = max(1, int(w * rng.uniform(0.006, 0.02)))
     for _ in range(int(rng.integers(2, 6))):
         t = np.linspace(0, rng.uniform(3, 9), 40)

@@ -10,8 +10,9 @@ studio's table pictures show them at most about 120 px wide; its close-ups, draw
 pack, show larger cards softer than from the cache.
 
 ``pack_faces`` writes one from the cache; ``unpack_faces`` fills a cache from one, so that
-``face_sets`` finds every design in it and fetches nothing. A design already in the cache is kept. Each unpacked design's
-``design.json`` says it came from a pack, and at what width and quality.
+``face_sets`` finds every design in it and fetches nothing. A design already in the cache is
+kept. Each unpacked design's ``design.json`` says it came from a pack, and at what width and
+quality.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 
 from .faces import StudioError, cache_dir, designs_in
+from .facesets import DesignFaces
 
 PACK_WIDTH = 128  # px: the faces' width in a pack (the cache's are 240)
 QUALITY = 70  # WebP quality of the colours (the crops are JPEG-degraded down to 30)
@@ -47,11 +49,9 @@ def pack_faces(split: str, out: Path, width: int = PACK_WIDTH, quality: int = QU
             meta = json.loads((folder / "design.json").read_text())
             meta["packed"] = {"width": width, "quality": quality}
             pack.writestr(f"{name}/design.json", json.dumps(meta, indent=1))
+            design = DesignFaces(folder)
             for path in sorted(folder.glob("*.png")):
-                face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-                if face is None or face.ndim != 3 or face.shape[2] != 4:
-                    raise StudioError(f"face cache: {path} is missing or broken; run "
-                                      "'sueca-referee studio faces --force'")
+                face = design.face(path.stem)  # (a broken face is a StudioError)
                 h, w = face.shape[:2]
                 small = cv2.resize(face, (width, max(1, round(h * width / w))),
                                    interpolation=cv2.INTER_AREA)
