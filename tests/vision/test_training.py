@@ -30,6 +30,39 @@ def test_a_detector_training_run_can_start_from_the_shipped_float_weights_exactl
     assert np.abs(ours - shipped).max() < 1e-4
 
 
+def test_a_run_carried_on_from_the_pt_of_a_fine_tune_keeps_its_norms_frozen(tmp_path):
+    """A fine-tune from the shipped ONNX weights trains with its batch norms frozen; carried on
+    from its ``.pt``, it must keep them so, or the norms would normalise by each batch's
+    statistics and the network would start out computing something else. A run whose norms
+    learnt from batches is carried on with them free, as before."""
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+
+    from vision.train import load_weights, train_mode
+    from vision.train.detector import build_model
+
+    picture = torch.from_numpy(np.random.default_rng(2).random((2, 3, 144, 256),
+                                                               dtype=np.float32))
+    for start_frozen in (True, False):
+        model = build_model()
+        frozen = load_weights(model, MODELS / "detector-float.onnx") if start_frozen else False
+        train_mode(model, frozen)
+        optimiser = torch.optim.SGD(model.parameters(), lr=0.01)
+        model(picture).mean().backward()  # one step: weights (and free norms' statistics) move
+        optimiser.step()
+        torch.save(model.state_dict(), tmp_path / "detector.pt")
+        model.eval()
+        with torch.no_grad():
+            before = model(picture)
+        carried = build_model()
+        assert load_weights(carried, tmp_path / "detector.pt") is start_frozen
+        train_mode(carried, start_frozen)
+        with torch.no_grad():
+            after = carried(picture)
+        if start_frozen:  # it carries on computing exactly what the run left off with
+            assert torch.allclose(before, after, atol=1e-5)
+
+
 def test_a_classifier_training_run_can_start_from_the_shipped_float_weights_exactly():
     torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
