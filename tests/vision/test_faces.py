@@ -22,6 +22,7 @@ from vision.studio.faces import (
     load_catalogue,
     pinned_packages,
     render_design,
+    widened,
 )
 
 
@@ -69,6 +70,10 @@ def test_element_ids(ids, card, element):
     # pysolfc-cardsets: the rank in two digits, ace low, then the suit's letter
     ("pysol", "AC", "01c.gif"), ("pysol", "10H", "10h.gif"), ("pysol", "JD", "11d.gif"),
     ("pysol", "KS", "13s.gif"), ("pysol", BACK, "back01.gif"),
+    # a PySolFC tarock cardset: a knight (12) between the jack (11) and the queen (13)
+    ("pysol-tarock", "AC", "01c.gif"), ("pysol-tarock", "10H", "10h.gif"),
+    ("pysol-tarock", "JD", "11d.gif"), ("pysol-tarock", "QD", "13d.gif"),
+    ("pysol-tarock", "KS", "14s.gif"), ("pysol-tarock", BACK, "back01.gif"),
 ])
 def test_bitmap_file_names(ids, card, name):
     design = Design("x", "pkg", "folder", ids)
@@ -118,6 +123,48 @@ def test_a_pysol_cardset_is_read_in_either_bitmap_format_with_the_back_it_names(
     assert abs(int(np.median(back[:, :, 0])) - 100) <= 2  # the back config.txt names
     five = cv2.imread(str(tmp_path / "out" / "5C.png"), cv2.IMREAD_UNCHANGED)
     assert abs(int(np.median(five[:, :, 0])) - FULL_DECK.index(Card.parse("5C"))) <= 2
+
+
+def _narrow_card(picture: int) -> np.ndarray:
+    """A 40x70 card as a tarock deck draws it: rounded (transparent) corners, a black
+    border, a cream margin two pixels wide and a picture (``picture``) inside it."""
+    card = np.zeros((70, 40, 4), np.uint8)
+    card[:, :] = (0, 0, 0, 255)
+    card[1:-1, 1:-1] = (200, 240, 250, 255)
+    card[3:-3, 3:-3] = (picture, 60, 255 - picture, 255)
+    for y, x in ((0, 0), (0, 1), (1, 0), (0, -1), (0, -2), (1, -1), (-1, 0), (-1, 1), (-2, 0),
+                 (-1, -1), (-1, -2), (-2, -1)):
+        card[y, x] = 0
+    return card
+
+
+def test_a_narrow_deck_is_widened_by_its_plain_margins_without_stretching_its_pictures():
+    faces = [_narrow_card(n) for n in (10, 100, 200)]
+    wide = widened(faces, 1.5)
+    assert all(f.shape == (70, 47, 4) for f in wide)  # round(70 / 1.5) = 47 wide
+    for face, before in zip(wide, faces):
+        # the picture is as it was, only moved in by the columns added on the left
+        assert np.array_equal(face[3:-3, 6:-7], before[3:-3, 3:-3])
+        # the corners are still rounded, and the border runs on all round
+        assert face[0, 0, 3] == 0 and face[-1, -1, 3] == 0 and face[0, 23, 3] == 255
+        assert (face[0, 2:-2, :3] == 0).all() and (face[5:-5, 0, :3] == 0).all()
+        assert (face[5:-5, -1, :3] == 0).all()
+        assert (face[5:-5, 1:6, :3] == (200, 240, 250)).all()  # the margin, drawn out
+    # a deck already wide enough, or whose margins are not plain on every card, stays as it is
+    assert widened(faces, 1.8) == faces
+    busy = [f.copy() for f in faces]
+    busy[1][10, 1:3] = (0, 0, 255, 255)
+    busy[2][10, -3:-1] = (0, 0, 255, 255)
+    assert all(a is b for a, b in zip(widened(busy, 1.5), busy))
+
+
+def test_the_vienna_tarock_deck_is_read_by_its_own_file_names_and_widened():
+    vienna = {d.name: d for d in load_catalogue()}["pysol-vienna-2k"]
+    assert vienna.ids == "pysol-tarock" and vienna.split == "train"
+    assert vienna.widen_to == 1.5 and vienna.bitmap
+    assert vienna.bitmap_file(Card.parse("KH")) == "14h.gif"
+    pool, sha256 = pinned_packages()["pysolfc"]
+    assert pool.startswith("pool/main/p/pysolfc/") and len(sha256) == 64
 
 
 def test_a_package_from_the_pool_is_kept_only_if_its_checksum_matches(tmp_path):

@@ -4,11 +4,12 @@ Building it (``sueca-referee studio faces``):
 
 1. fetch the Debian card packages and ``librsvg2-bin`` with ``apt-get download`` and unpack
    them with ``dpkg -x`` into the cache (nothing is installed on the system). A package this
-   machine's Debian release lacks (pysolfc-cardsets is in Debian 13, not 12) is named in the
-   catalogue by its file in the Debian archive's pool and that file's SHA-256, and fetched
-   from there;
+   machine's Debian release lacks (pysolfc and pysolfc-cardsets are in Debian 13, not 12) is
+   named in the catalogue by its file in the Debian archive's pool and that file's SHA-256,
+   and fetched from there;
 2. render each card's SVG element with ``rsvg-convert --export-id``; the designs that come
-   as one bitmap a card (PNG or GIF, ``ids: racket``, ``pokerth`` or ``pysol``) are read as
+   as one bitmap a card (PNG or GIF, ``ids: racket``, ``pokerth``, ``pysol`` or
+   ``pysol-tarock``; a design may name its own ``ids`` in the catalogue) are read as
    they are, and so are
    the SVG decks that only wrap one small PNG a card (``embedded: true`` in the catalogue: old
    KDE decks, drawn before KDE's decks were SVG, whose elements rsvg cannot export by id);
@@ -59,6 +60,7 @@ def _pokerth_number(card: Card) -> int:
 # bitmap decks number their files: the rank's and the suit's place in the deck's own order
 _RANKS_ACE_LOW = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
 _RANKS_ACE_HIGH = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+_RANKS_TAROCK = "A 2 3 4 5 6 7 8 9 10 J knight Q K".split()
 BITMAP_SCHEMES = {
     # racket-common's games/cards: card-<rank>-<suit>@2x.png, ace low, suits C D H S
     "racket": (lambda c: f"card-{_RANKS_ACE_LOW.index(c.rank.symbol)}-"
@@ -69,6 +71,10 @@ BITMAP_SCHEMES = {
     # ``_bitmap_path`` finds), the back back01
     "pysol": (lambda c: f"{_RANKS_ACE_LOW.index(c.rank.symbol) + 1:02d}"
                         f"{c.suit.symbol.lower()}.gif", "back01.gif"),
+    # a PySolFC tarock cardset (type 3): the same, but each suit has a knight (12) between
+    # its jack (11) and its queen (13), so the queen is 13 and the king 14
+    "pysol-tarock": (lambda c: f"{_RANKS_TAROCK.index(c.rank.symbol) + 1:02d}"
+                               f"{c.suit.symbol.lower()}.gif", "back01.gif"),
 }
 # where the Debian archive's pool is, for a package fetched by its file there (``pool``)
 DEBIAN_MIRROR = "http://deb.debian.org/debian/"
@@ -90,6 +96,7 @@ class Design:
     skip: str = ""  # why the design is not used, if it is not
     licence: str = ""  # as recorded in the catalogue
     embedded: bool = False  # an SVG whose cards are PNG images inside it, read as they are
+    widen_to: float = 0.0  # a narrow deck (tarock) widened to this height/width, if set
 
     def element_id(self, card: Card | str) -> str:
         if card == BACK:
@@ -123,10 +130,11 @@ def load_catalogue(path: Path = CATALOGUE) -> list[Design]:
         package = packages[entry["package"]]
         designs.append(Design(
             name=entry["name"], package=package["name"],
-            path=f"{package['root']}/{entry['file']}", ids=package["ids"],
+            path=f"{package['root']}/{entry['file']}", ids=entry.get("ids", package["ids"]),
             family=entry.get("family", ""), split=entry.get("split", ""),
             skip=entry.get("skip", ""), licence=entry.get("licence", ""),
             embedded=bool(entry.get("embedded", False)),
+            widen_to=float(entry.get("widen_to", 0.0)),
         ))
     return designs
 
@@ -247,7 +255,7 @@ def licence_of(design: Design, pkgroot: Path) -> str:
     copyright_file = pkgroot / "usr" / "share" / "doc" / design.package / "copyright"
     if not copyright_file.exists():
         return "unknown"
-    if design.ids == "pysol":  # cardset-<name>/<card file>
+    if design.ids.startswith("pysol"):  # cardset-<name>/<card file>
         source_path = Path(design.path).name + "/" + design.bitmap_file(Card.parse("2C"))
     elif design.bitmap:  # a card's file as the package's source tree names it
         source_path = ("data/gfx/cards/" + Path(design.path).name + "/"
@@ -319,7 +327,7 @@ def check_faces(cards: list[Card | str], faces: list[np.ndarray]) -> tuple[str |
 def _bitmap_name(design: Design, folder: Path, card: Card | str) -> str:
     """The file of ``card`` in a bitmap design's ``folder``. A PySolFC cardset names the back
     it shows by default in its ``config.txt`` (its fifth line), among several it draws."""
-    if card == BACK and design.ids == "pysol":
+    if card == BACK and design.ids.startswith("pysol"):
         try:
             lines = (folder / "config.txt").read_text(encoding="utf-8",
                                                       errors="replace").splitlines()
@@ -369,6 +377,58 @@ def _trimmed(image: np.ndarray | None) -> np.ndarray | None:
     if len(xs) == 0:
         return None
     return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def widened(faces: list[np.ndarray | None], ratio: float) -> list[np.ndarray | None]:
+    """A narrow deck's faces (a tarock deck's, 1.74 times as tall as wide) made ``ratio``
+    times as tall as wide without stretching their pictures: each side margin is drawn out by
+    repeating the column nearest the card's edge that is plain, and of the margin's colour,
+    on every face of the deck.
+    Along the rounded corners the column where the corner ends is repeated instead, so the
+    corners keep their shape and the top and bottom edges run on. Faces of other sizes than
+    the deck's, or already that wide, are left as they are."""
+    present = [f for f in faces if f is not None]
+    if not present:
+        return faces
+    height, width = (int(v) for v in np.median([f.shape[:2] for f in present], axis=0))
+    extra = int(round(height / ratio)) - width
+    if extra <= 0 or any(f.shape[:2] != (height, width) for f in present):
+        return faces
+    # the corner's size: how far in the top row's first opaque pixel lies
+    corner = int(np.argmax(present[0][0, :, 3] > 24)) + 1
+    middle = slice(corner, height - corner)
+
+    def plain(column: int) -> bool:
+        """One colour down the column on every face, the same on all but one (the back)."""
+        strips = [f[middle, column].astype(float) for f in present]
+        if not all(s[:, :3].std(axis=0).sum() < 6 and (s[:, 3] > 200).all() for s in strips):
+            return False
+        colours = np.array([s[:, :3].mean(axis=0) for s in strips])
+        off = np.abs(colours - np.median(colours, axis=0)).sum(axis=1) > 12
+        return int(off.sum()) <= 1
+
+    left = next((c for c in range(1, width // 4) if plain(c)), None)
+    right = next((c for c in range(width - 2, width - 1 - width // 4, -1) if plain(c)), None)
+    if left is None or right is None or corner >= width // 4:
+        return faces
+    grow_left, grow_right = extra // 2, extra - extra // 2
+    out: list[np.ndarray | None] = []
+    for face in faces:
+        if face is None:
+            out.append(None)
+            continue
+        rows = []
+        for y in range(height):
+            in_corner = y < corner or y >= height - corner
+            at_left = corner if in_corner else left
+            at_right = width - 1 - corner if in_corner else right
+            row = face[y]
+            rows.append(np.concatenate([
+                row[:at_left], np.repeat(row[at_left:at_left + 1], grow_left, axis=0),
+                row[at_left:at_right + 1],
+                np.repeat(row[at_right:at_right + 1], grow_right, axis=0), row[at_right + 1:]]))
+        out.append(np.stack(rows))
+    return out
 
 
 def embedded_images(svg: Path) -> dict[str, np.ndarray]:
@@ -436,6 +496,8 @@ def render_design(design: Design, pkgroot: Path, rsvg: str, out_dir: Path,
     cards: list[Card | str] = [*FULL_DECK, BACK]
     if design.bitmap:
         faces = [_read_bitmap(svg / _bitmap_name(design, svg, c)) for c in cards]
+        if design.widen_to:
+            faces = widened(faces, design.widen_to)
         return _write_faces(cards, faces, out_dir, cv2.INTER_CUBIC)
     if design.embedded:
         images = embedded_images(svg)
