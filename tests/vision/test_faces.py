@@ -158,11 +158,14 @@ def test_a_narrow_deck_is_widened_by_its_plain_margins_without_stretching_its_pi
     assert all(a is b for a, b in zip(widened(busy, 1.5), busy))
 
 
-def test_the_vienna_tarock_deck_is_read_by_its_own_file_names_and_widened():
-    vienna = {d.name: d for d in load_catalogue()}["pysol-vienna-2k"]
+def test_the_tarock_decks_are_read_by_their_own_file_names_and_widened():
+    catalogue = {d.name: d for d in load_catalogue()}
+    vienna = catalogue["pysol-vienna-2k"]
     assert vienna.ids == "pysol-tarock" and vienna.split == "train"
     assert vienna.widen_to == 1.5 and vienna.bitmap
     assert vienna.bitmap_file(Card.parse("KH")) == "14h.gif"
+    tarock = [d for d in catalogue.values() if d.ids == "pysol-tarock" and not d.skip]
+    assert len(tarock) >= 4 and all(d.widen_to and d.split == "train" for d in tarock)
     pool, sha256 = pinned_packages()["pysolfc"]
     assert pool.startswith("pool/main/p/pysolfc/") and len(sha256) == 64
 

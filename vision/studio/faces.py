@@ -382,11 +382,11 @@ def _trimmed(image: np.ndarray | None) -> np.ndarray | None:
 def widened(faces: list[np.ndarray | None], ratio: float) -> list[np.ndarray | None]:
     """A narrow deck's faces (a tarock deck's, 1.74 times as tall as wide) made ``ratio``
     times as tall as wide without stretching their pictures: each side margin is drawn out by
-    repeating the column nearest the card's edge that is plain, and of the margin's colour,
-    on every face of the deck.
-    Along the rounded corners the column where the corner ends is repeated instead, so the
-    corners keep their shape and the top and bottom edges run on. Faces of other sizes than
-    the deck's, or already that wide, are left as they are."""
+    repeating the colour of the column nearest the card's edge that is plain and of the
+    margin's colour, on each face. Along the rounded corners the column where the corner ends
+    is repeated instead, so the corners keep their shape and the top and bottom edges run on.
+    A deck with a face that has no such column, or of another size than the others, or
+    already that wide, is left as it is."""
     present = [f for f in faces if f is not None]
     if not present:
         return faces
@@ -398,35 +398,51 @@ def widened(faces: list[np.ndarray | None], ratio: float) -> list[np.ndarray | N
     corner = int(np.argmax(present[0][0, :, 3] > 24)) + 1
     middle = slice(corner, height - corner)
 
-    def plain(column: int) -> bool:
-        """One colour down the column on every face, the same on all but one (the back)."""
-        strips = [f[middle, column].astype(float) for f in present]
-        if not all(s[:, :3].std(axis=0).sum() < 6 and (s[:, 3] > 200).all() for s in strips):
-            return False
-        colours = np.array([s[:, :3].mean(axis=0) for s in strips])
-        off = np.abs(colours - np.median(colours, axis=0)).sum(axis=1) > 12
-        return int(off.sum()) <= 1
+    # the margin's colour: the commonest colour (in steps of 16) of the columns just inside
+    # the edge, over the deck; the border, indices and pictures each take fewer pixels there
+    edge = np.concatenate([f[middle, 1:max(2, width // 8), :3].reshape(-1, 3)
+                           for f in present]).astype(float)
+    steps = (edge // 16).astype(int) @ np.array([256, 16, 1])
+    margin = edge[steps == np.bincount(steps).argmax()].mean(axis=0)
 
-    left = next((c for c in range(1, width // 4) if plain(c)), None)
-    right = next((c for c in range(width - 2, width - 1 - width // 4, -1) if plain(c)), None)
-    if left is None or right is None or corner >= width // 4:
-        return faces
+    def plain(face: np.ndarray, column: int) -> bool:
+        """One colour down the column, about the margin's (an old GIF's margin is dithered,
+        its channels varying by 5-30 together, and a court card scanned apart is tinted)."""
+        strip = face[middle, column].astype(float)
+        return bool(strip[:, :3].std(axis=0).sum() < 40 and (strip[:, 3] > 200).all()
+                    and np.abs(strip[:, :3].mean(axis=0) - margin).sum() < 45)
+
+    columns = []  # each face's own: the plainest columns lie a pixel apart from card to card
+    for face in present:
+        left = next((c for c in range(1, width // 4) if plain(face, c)), None)
+        right = next((c for c in range(width - 2, width - 1 - width // 4, -1)
+                      if plain(face, c)), None)
+        if left is None or right is None or corner >= width // 4:
+            return faces
+        columns.append((left, right))
+    columns_of = iter(columns)
     grow_left, grow_right = extra // 2, extra - extra // 2
     out: list[np.ndarray | None] = []
     for face in faces:
         if face is None:
             out.append(None)
             continue
+        left, right = next(columns_of)
+        # the margin is drawn out in its one colour (the column's median), not by repeating
+        # a dithered column, which would streak it
+        flat = [np.median(face[middle, c], axis=0).astype(face.dtype) for c in (left, right)]
         rows = []
         for y in range(height):
             in_corner = y < corner or y >= height - corner
             at_left = corner if in_corner else left
             at_right = width - 1 - corner if in_corner else right
             row = face[y]
+            fill_left = row[at_left] if in_corner else flat[0]
+            fill_right = row[at_right] if in_corner else flat[1]
             rows.append(np.concatenate([
-                row[:at_left], np.repeat(row[at_left:at_left + 1], grow_left, axis=0),
+                row[:at_left], np.repeat(fill_left[None], grow_left, axis=0),
                 row[at_left:at_right + 1],
-                np.repeat(row[at_right:at_right + 1], grow_right, axis=0), row[at_right + 1:]]))
+                np.repeat(fill_right[None], grow_right, axis=0), row[at_right + 1:]]))
         out.append(np.stack(rows))
     return out
 
