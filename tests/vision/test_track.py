@@ -271,6 +271,24 @@ def test_plays_after_an_unreadable_card_wait_for_it_instead_of_being_out_of_turn
     assert [a.kind for a in said] == ["trump", "cut"]
 
 
+def test_cards_landing_on_one_frame_are_told_in_the_order_they_were_laid_down():
+    """Seat 4 leads a card read unsurely for a while; seat 1 follows; both are read surely
+    from the same frame on, so both land on one frame. Told in seat order, seat 1's card came
+    first, and the referee called seat 1 out of turn (game 319 of the studio's clips)."""
+    first = play_script(2, "7D", [[(1, "2H"), (2, "3H"), (3, "4H"), (4, "AH")]])[23:]
+    lead = {4: ("KC", 0.6, True)}
+    script = first + [lead] * 10 + [{**lead, 1: ("2C", 0.6, True)}] * 6 \
+        + [{4: ("KC", 0.99, True), 1: ("2C", 0.99, True)}] * 8
+    events = run(script)
+    landed = [(n, e.seat.number) for n, e in events
+              if isinstance(e, CardLanded) and e.card in ("KC", "2C")]
+    assert landed[0][0] == landed[1][0]  # on one frame
+    assert [seat for _, seat in landed] == [4, 1]  # the lead first, as it was laid
+    table, said = referee_over(script, trump=Card.parse("7D"))
+    assert "out_of_turn" not in [a.kind for a in said], [a.message for a in said]
+    assert [(e.seat.number, e.card) for e in table.taken][-2:] == [(4, "KC"), (1, "2C")]
+
+
 def test_a_card_read_as_not_a_card_where_a_play_is_due_makes_nobody_out_of_turn():
     """Seat 1 leads a card the classifier reads surely as no card at all (kde-penguins' ace
     of spades, a penguin, read so by one model): the tracker counts a card read as "not a
