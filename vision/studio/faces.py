@@ -61,6 +61,14 @@ def _pokerth_number(card: Card) -> int:
 _RANKS_ACE_LOW = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
 _RANKS_ACE_HIGH = "2 3 4 5 6 7 8 9 10 J Q K A".split()
 _RANKS_TAROCK = "A 2 3 4 5 6 7 8 9 10 J knight Q K".split()
+
+
+def _pysol_file(ranks: list[str]) -> Callable[[Card], str]:
+    """A PySolFC cardset's file of a card: its rank's place in ``ranks``, counted from 1 in
+    two digits, then its suit's letter."""
+    return lambda c: f"{ranks.index(c.rank.symbol) + 1:02d}{c.suit.symbol.lower()}.gif"
+
+
 BITMAP_SCHEMES = {
     # racket-common's games/cards: card-<rank>-<suit>@2x.png, ace low, suits C D H S
     "racket": (lambda c: f"card-{_RANKS_ACE_LOW.index(c.rank.symbol)}-"
@@ -69,12 +77,10 @@ BITMAP_SCHEMES = {
     "pokerth": (lambda c: f"{_pokerth_number(c)}.png", "flipside.png"),
     # pysolfc-cardsets' cardsets: <rank, two digits, ace low><suit letter>.gif (or .png, which
     # ``_bitmap_path`` finds), the back back01
-    "pysol": (lambda c: f"{_RANKS_ACE_LOW.index(c.rank.symbol) + 1:02d}"
-                        f"{c.suit.symbol.lower()}.gif", "back01.gif"),
+    "pysol": (_pysol_file(_RANKS_ACE_LOW), "back01.gif"),
     # a PySolFC tarock cardset (type 3): the same, but each suit has a knight (12) between
     # its jack (11) and its queen (13), so the queen is 13 and the king 14
-    "pysol-tarock": (lambda c: f"{_RANKS_TAROCK.index(c.rank.symbol) + 1:02d}"
-                               f"{c.suit.symbol.lower()}.gif", "back01.gif"),
+    "pysol-tarock": (_pysol_file(_RANKS_TAROCK), "back01.gif"),
 }
 # where the Debian archive's pool is, for a package fetched by its file there (``pool``)
 DEBIAN_MIRROR = "http://deb.debian.org/debian/"
@@ -412,16 +418,27 @@ def widened(faces: list[np.ndarray | None], ratio: float) -> list[np.ndarray | N
         return bool(strip[:, :3].std(axis=0).sum() < 40 and (strip[:, 3] > 200).all()
                     and np.abs(strip[:, :3].mean(axis=0) - margin).sum() < 45)
 
+    if corner >= width // 4:
+        return faces
     columns = []  # each face's own: the plainest columns lie a pixel apart from card to card
     for face in present:
         left = next((c for c in range(1, width // 4) if plain(face, c)), None)
         right = next((c for c in range(width - 2, width - 1 - width // 4, -1)
                       if plain(face, c)), None)
-        if left is None or right is None or corner >= width // 4:
+        if left is None or right is None:
             return faces
         columns.append((left, right))
     columns_of = iter(columns)
-    grow_left, grow_right = extra // 2, extra - extra // 2
+    grow = (extra // 2, extra - extra // 2)
+
+    def drawn_out(rows: np.ndarray, at: tuple[int, int], fill: list[np.ndarray]) -> np.ndarray:
+        """``rows`` with ``grow`` columns of ``fill`` put in before column ``at[0]`` and after
+        column ``at[1]``."""
+        strips = [np.broadcast_to(f[:, None], (len(rows), n, rows.shape[2]))
+                  for f, n in zip(fill, grow)]
+        return np.concatenate([rows[:, :at[0]], strips[0], rows[:, at[0]:at[1] + 1],
+                               strips[1], rows[:, at[1] + 1:]], axis=1)
+
     out: list[np.ndarray | None] = []
     for face in faces:
         if face is None:
@@ -429,21 +446,16 @@ def widened(faces: list[np.ndarray | None], ratio: float) -> list[np.ndarray | N
             continue
         left, right = next(columns_of)
         # the margin is drawn out in its one colour (the column's median), not by repeating
-        # a dithered column, which would streak it
+        # a dithered column, which would streak it; along the corners, the column where the
+        # corner ends
         flat = [np.median(face[middle, c], axis=0).astype(face.dtype) for c in (left, right)]
-        rows = []
-        for y in range(height):
-            in_corner = y < corner or y >= height - corner
-            at_left = corner if in_corner else left
-            at_right = width - 1 - corner if in_corner else right
-            row = face[y]
-            fill_left = row[at_left] if in_corner else flat[0]
-            fill_right = row[at_right] if in_corner else flat[1]
-            rows.append(np.concatenate([
-                row[:at_left], np.repeat(fill_left[None], grow_left, axis=0),
-                row[at_left:at_right + 1],
-                np.repeat(fill_right[None], grow_right, axis=0), row[at_right + 1:]]))
-        out.append(np.stack(rows))
+        ends = (corner, width - 1 - corner)
+        top, bottom = face[:corner], face[height - corner:]
+        out.append(np.concatenate([
+            drawn_out(top, ends, [top[:, ends[0]], top[:, ends[1]]]),
+            drawn_out(face[middle], (left, right),
+                      [np.broadcast_to(f, (height - 2 * corner, f.shape[0])) for f in flat]),
+            drawn_out(bottom, ends, [bottom[:, ends[0]], bottom[:, ends[1]]])]))
     return out
 
 
