@@ -36,7 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.check import Tally, read_labels, report, run_check  # noqa: E402
+from vision.check import Tally, misses_by, read_labels, report, run_check  # noqa: E402
 from vision.options import at_least, model_folder  # noqa: E402
 from vision.studio.facesets import face_sets  # noqa: E402
 from vision.studio.images import ImageSetSettings, enrolled_deck, write_image_set  # noqa: E402
@@ -46,18 +46,23 @@ REAL = ROOT.parent / "shared" / "data" / "real-webcam-hearts" / "labels.csv"
 
 
 def measure(labels: Path, title: str, workers: int, models: str | None = None,
-            decks: dict[str, Path] | None = None, seed: int = 0) -> dict:
-    """Check the set ``labels`` and print its figures. ``decks`` (design -> deck file): check
-    each picture of the set (made with ``seed``) with its own design's deck."""
+            decks: dict[str, Path] | None = None, seed: int | None = None) -> dict:
+    """Check the set ``labels`` and print its figures. ``seed``: the set is the studio's,
+    made with that seed from the test designs; its misses are then also told by design.
+    ``decks`` (design -> deck file): check each picture of such a set with its own design's
+    deck."""
     tasks, positioned = read_labels(labels)
+    faces = face_sets("test", log=lambda m: None) if seed is not None else []
+
+    def design(name: str) -> str:
+        return picture_faces(seed, int(Path(name).stem), faces).name
+
     if decks is None:
         tally = run_check(tasks, positioned, False, workers, models, progress=False)
     else:
         tally = Tally()
-        faces = face_sets("test", log=lambda m: None)
-        for design, deck in decks.items():
-            own = [t for t in tasks
-                   if picture_faces(seed, int(Path(t.name).stem), faces).name == design]
+        for design_name, deck in decks.items():
+            own = [t for t in tasks if design(t.name) == design_name]
             part = run_check(own, positioned, False, workers, models, progress=False,
                              deck=str(deck))
             tally.add(part)
@@ -71,6 +76,15 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
     if result["confusions"]:
         print("   confusions: " + ", ".join(f"{c['truth']}->{c['read']} x{c['count']}"
                                             for c in result["confusions"][:8]))
+    if seed is not None:
+        print("   by design, cards not found whole / read as something else (backs, court "
+              "cards, pip cards):")
+        for name, misses in misses_by(tasks, tally.mistakes, design).items():
+            kinds = ", ".join(f"{misses['missed'].get(kind, 0)} / "
+                              f"{misses['misread'].get(kind, 0)} {label}"
+                              for kind, label in (("back", "backs"), ("court", "court"),
+                                                  ("pip", "pip")))
+            print(f"     {name}: {misses['cards']} cards; {kinds}")
     return result
 
 
@@ -193,12 +207,13 @@ def main() -> None:
         hard = write_image_set(base / "hard-test", ImageSetSettings(
             args.pictures, seed=2024, designs="test", difficulty="hard", kind="table"),
             workers=args.workers, progress=False)
-        measure(hard, "hard test designs", args.workers, args.models)
+        measure(hard, "hard test designs", args.workers, args.models, seed=2024)
         close = write_image_set(base / "closeups", ImageSetSettings(
             args.closeups, seed=2025, designs="test", difficulty="hard", kind="closeup"),
             workers=args.workers, progress=False)
         cards_only = positionless(close, close.with_name("labels-cards-only.csv"))
-        measure(cards_only, "close-ups (no positions)", args.workers, args.models)
+        measure(cards_only, "close-ups (no positions)", args.workers, args.models,
+                seed=2025)
         if args.decks:
             print("with each design's court cards" + (" and aces" if args.aces else "")
                   + " shown to the referee:")

@@ -640,6 +640,35 @@ def _misread(mistake: dict[str, Any]) -> bool:
     return mistake["truth"] != "no card" and mistake["read"] != "missed"
 
 
+def card_kind(card: str) -> str:
+    """"back", "court" (jack, queen, king) or "pip" (the others, aces included)."""
+    return "back" if card == BACK else "court" if card[:-1] in ("J", "Q", "K") else "pip"
+
+
+def misses_by(tasks: list[ImageTask], mistakes: list[dict[str, Any]],
+              group: Callable[[str], str]) -> dict[str, dict[str, Any]]:
+    """Where a set's labelled cards go wrong, by a grouping of its images (``group``: image
+    name -> group, e.g. the studio design it was drawn with): each group's counted cards and,
+    for each kind of card (``card_kind``), how many were not found whole ("missed") and how
+    many were read as something else, however unsurely ("misread"). False cards are left
+    out: they are no labelled card."""
+    groups: dict[str, dict[str, Any]] = {}
+
+    def entry(name: str) -> dict[str, Any]:
+        return groups.setdefault(group(name), {
+            "cards": 0, "missed": Counter(), "misread": Counter()})
+
+    for task in tasks:
+        entry(task.name)["cards"] += sum(label.counted for label in task.labels)
+    for mistake in mistakes:
+        if mistake["truth"] == "no card":
+            continue
+        what = "missed" if mistake["read"] == "missed" else "misread"
+        entry(mistake["image"])[what][card_kind(mistake["truth"])] += 1
+    return {name: {"cards": g["cards"], "missed": dict(g["missed"]),
+                   "misread": dict(g["misread"])} for name, g in sorted(groups.items())}
+
+
 def errors_sheet(tally: Tally, out: Path, limit: int = 48) -> int:
     """A contact sheet of the mistakes: each card as cut out, with what it is and what was
     read. Returns how many it shows."""

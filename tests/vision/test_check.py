@@ -20,6 +20,7 @@ from vision.check import (
     _quad_iou,
     compare,
     match_outlines,
+    misses_by,
     read_labels,
     report,
     sheet_order,
@@ -103,6 +104,28 @@ def test_position_matching_counts_right_wrong_missed_and_false():
     # the card the referee would have taken wrongly is named (the false 7D is no labelled card)
     assert summary["wrong_confident"] == [{"image": "p.jpg", "truth": "KH", "read": "QH",
                                            "confidence": 0.99}]
+
+
+def test_misses_are_told_by_group_and_kind_of_card():
+    """What the benchmark prints per design: each group's counted cards, and its cards not
+    found whole and read wrongly, by backs, court cards and pip cards (false cards left out)."""
+    def at(dx):
+        return np.array(QUAD, float) + [dx, 0]
+
+    first = ImageTask("a", "a.jpg", [Label("KH", None, at(0)), Label("back", None, at(200)),
+                                     Label("5S", None, at(400)), Label("2C", None, at(600), 0.3)])
+    second = ImageTask("b", "b.jpg", [Label("AS", None, at(0)), Label("QD", None, at(200))])
+    tally = Tally()
+    compare(first, {"found": [found("QH", at(0).tolist(), 0.5), found("5S", at(400).tolist()),
+                              found("7D", at(800).tolist())], "calibrated": True}, True, tally)
+    compare(second, {"found": [found("AS", at(0).tolist()), found("JD", at(200).tolist(), 0.4)],
+                     "calibrated": True}, True, tally)
+    groups = misses_by([first, second], tally.mistakes,
+                       lambda name: "bellot" if name.startswith("a") else "lattmann")
+    assert groups == {
+        "bellot": {"cards": 3, "missed": {"back": 1}, "misread": {"court": 1}},
+        "lattmann": {"cards": 2, "missed": {}, "misread": {"court": 1}},
+    }
 
 
 def test_the_top_card_of_a_pile_gets_its_own_detection_whatever_the_label_order():
