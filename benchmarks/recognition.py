@@ -84,7 +84,8 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
                               f"{misses['misread'].get(kind, 0)} {label}"
                               for kind, label in (("back", "backs"), ("court", "court"),
                                                   ("pip", "pip")))
-            print(f"     {name}: {misses['cards']} cards; {kinds}")
+            cards = misses["cards"]
+            print(f"     {name}: {cards} card{'' if cards == 1 else 's'}; {kinds}")
     return result
 
 
