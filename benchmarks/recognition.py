@@ -52,17 +52,17 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
     ``decks`` (design -> deck file): check each picture of such a set with its own design's
     deck."""
     tasks, positioned = read_labels(labels)
-    faces = face_sets("test", log=lambda m: None) if seed is not None else []
-
-    def design(name: str) -> str:
-        return picture_faces(seed, int(Path(name).stem), faces).name
-
+    design: dict[str, str] = {}  # picture -> the test design it was drawn with
+    if seed is not None:
+        faces = face_sets("test", log=lambda m: None)
+        design = {t.name: picture_faces(seed, int(Path(t.name).stem), faces).name
+                  for t in tasks}
     if decks is None:
         tally = run_check(tasks, positioned, False, workers, models, progress=False)
     else:
         tally = Tally()
-        for design_name, deck in decks.items():
-            own = [t for t in tasks if design(t.name) == design_name]
+        for name, deck in decks.items():
+            own = [t for t in tasks if design[t.name] == name]
             part = run_check(own, positioned, False, workers, models, progress=False,
                              deck=str(deck))
             tally.add(part)
@@ -79,7 +79,7 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
     if seed is not None:
         print("   by design, cards not found whole / read as something else (backs, court "
               "cards, pip cards):")
-        for name, misses in misses_by(tasks, tally.mistakes, design).items():
+        for name, misses in misses_by(tasks, tally.mistakes, design.__getitem__).items():
             kinds = ", ".join(f"{misses['missed'].get(kind, 0)} / "
                               f"{misses['misread'].get(kind, 0)} {label}"
                               for kind, label in (("back", "backs"), ("court", "court"),

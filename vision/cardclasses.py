@@ -12,6 +12,11 @@ CROP_SIZE = (64, 96)  # width, height of a rectified card as the classifier sees
 SUITS = tuple(suit.value for suit in Suit)  # "C", "D", "H", "S"
 
 
+def is_court(name: str) -> bool:
+    """Whether a class name (``QS``) is a jack, a queen or a king."""
+    return name[:-1] in ("J", "Q", "K")
+
+
 def part_fits(part: str, card: str) -> bool:
     """Whether ``card`` (``QS``) has ``part``, what was read surely of a card not read surely
     as a whole: its suit (``S``) or its rank (``Q``, ``10``); the two never look alike."""

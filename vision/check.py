@@ -35,7 +35,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .cardclasses import BACK, CLASSES
+from .cardclasses import BACK, CLASSES, is_court
 from .detections import CardDetections
 from .progress import Progress
 from .track import TrackerSettings
@@ -642,7 +642,7 @@ def _misread(mistake: dict[str, Any]) -> bool:
 
 def card_kind(card: str) -> str:
     """"back", "court" (jack, queen, king) or "pip" (the others, aces included)."""
-    return "back" if card == BACK else "court" if card[:-1] in ("J", "Q", "K") else "pip"
+    return "back" if card == BACK else "court" if is_court(card) else "pip"
 
 
 def misses_by(tasks: list[ImageTask], mistakes: list[dict[str, Any]],
@@ -661,10 +661,9 @@ def misses_by(tasks: list[ImageTask], mistakes: list[dict[str, Any]],
     for task in tasks:
         entry(task.name)["cards"] += sum(label.counted for label in task.labels)
     for mistake in mistakes:
-        if mistake["truth"] == "no card":
-            continue
-        what = "missed" if mistake["read"] == "missed" else "misread"
-        entry(mistake["image"])[what][card_kind(mistake["truth"])] += 1
+        if mistake["truth"] != "no card":  # (a false card is no labelled card)
+            what = "misread" if _misread(mistake) else "missed"
+            entry(mistake["image"])[what][card_kind(mistake["truth"])] += 1
     return {name: {"cards": g["cards"], "missed": dict(g["missed"]),
                    "misread": dict(g["misread"])} for name, g in sorted(groups.items())}
 

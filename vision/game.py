@@ -75,7 +75,7 @@ from .announcements import (
     TrumpUndecided,
     in_rounds,
 )
-from .cardclasses import NOT_A_CARD, SUITS, part_fits
+from .cardclasses import NOT_A_CARD, SUITS, is_court, part_fits
 from .settlement import Settlement, deal_result
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 from .ways import Dropped
@@ -131,7 +131,7 @@ class _Candidate:
 
 def _court_share(odds: tuple[tuple[str, float], ...]) -> float:
     """How much of a reading's odds (card, probability) go to jacks, queens and kings."""
-    return sum(share for name, share in odds if name[:-1] in ("J", "Q", "K"))
+    return sum(share for name, share in odds if is_court(name))
 
 
 def _named(trump: Card | Suit) -> str:

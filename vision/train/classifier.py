@@ -27,7 +27,7 @@ import numpy as np
 
 from . import load_weights, run_training, train_mode, training_parser
 from ..options import at_least, share
-from ..cardclasses import BACK, CLASSES, CROP_SIZE
+from ..cardclasses import BACK, CLASSES, CROP_SIZE, is_court
 from ..classify import LOOK_AGAIN, TURNS
 
 RANDOM_DESIGNS = 48
@@ -153,7 +153,7 @@ def build_model(classes: int = len(CLASSES)):
     return CardNet()
 
 
-COURT_CLASSES = np.array([name[:-1] in ("J", "Q", "K") for name in CLASSES])
+COURT_CLASSES = np.array([is_court(name) for name in CLASSES])
 BACK_CLASS = CLASSES.index(BACK)
 
 
