@@ -17,11 +17,11 @@ import numpy as np
 from referee.seats import Seat
 
 from .cardclasses import BACK, CLASSES, CROP_SIZE, NOT_A_CARD, SUITS, part_fits
+from .corners import back_likeness
 from .deck import Deck
 from .detections import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
-from .corners import back_likeness
 from .pips import PIP_WEIGHT, count_pips
 
 

@@ -12,9 +12,9 @@ import pytest
 from vision.cardclasses import BACK, CLASSES, NOT_A_CARD
 from vision.classify import (BACK_AT_MOST, BACK_WEIGHT, LIKE_A_BACK, CardClassifier, as_crop,
                              weigh_by_corners)
+from vision.corners import back_likeness
 from vision.deck import Deck
 from vision.detections import CardDetections
-from vision.corners import back_likeness
 from vision.studio.facesets import TinyFaces
 
 DECKS = Path(__file__).resolve().parents[2] / "samples" / "decks"
