@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from vision.cardclasses import CLASSES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_GAMES = ROOT / "samples" / "games"
@@ -42,3 +45,13 @@ def score_in_process(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = scorer.run(list(argv), out=out, err=err)
     return status, out.getvalue(), err.getvalue()
+
+
+def probabilities_of(readings: dict[str, float], rows: int = 1) -> np.ndarray:
+    """A classifier's (rows, classes) probabilities, every row alike: these classes at these,
+    the rest shared out evenly."""
+    rest = (1 - sum(readings.values())) / (len(CLASSES) - len(readings))
+    probs = np.full((rows, len(CLASSES)), rest, np.float32)
+    for name, p in readings.items():
+        probs[:, CLASSES.index(name)] = p
+    return probs

@@ -3,12 +3,11 @@ weighed by it only where they are unsure, never into a sure back."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.helpers import ROOT, probabilities_of
 from vision.cardclasses import BACK, CLASSES, NOT_A_CARD
 from vision.classify import (BACK_AT_MOST, BACK_WEIGHT, LIKE_A_BACK, CardClassifier, as_crop,
                              weigh_by_corners)
@@ -17,7 +16,7 @@ from vision.deck import Deck
 from vision.detections import CardDetections
 from vision.studio.facesets import TinyFaces
 
-DECKS = Path(__file__).resolve().parents[2] / "samples" / "decks"
+DECKS = ROOT / "samples" / "decks"
 
 
 def _harlequin() -> np.ndarray:
@@ -33,11 +32,7 @@ def _harlequin() -> np.ndarray:
 
 
 def _reading(**cards: float) -> np.ndarray:
-    row = np.empty(len(CLASSES), np.float32)
-    row[:] = (1 - sum(cards.values())) / (len(CLASSES) - len(cards))
-    for name, p in cards.items():
-        row[CLASSES.index(name)] = p
-    return row
+    return probabilities_of(cards)[0]
 
 
 @pytest.mark.parametrize("variant", [0, 1, 2])

@@ -9,6 +9,7 @@ import pytest
 
 from referee import Card
 from referee.seats import SEATS, Seat
+from tests.helpers import probabilities_of
 from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, ClassifierError
 from vision.detect import CardDetector, DetectorError
@@ -194,11 +195,7 @@ def test_a_pile_top_read_as_a_face_or_unsurely_stays_unread(classifier, monkeypa
 def _probabilities(readings: dict[str, float], crops: np.ndarray | None = None) -> np.ndarray:
     """A crop's probabilities: these classes at these, the rest shared out evenly; the same
     for each of ``crops`` (one row where none are given)."""
-    rest = (1 - sum(readings.values())) / (len(CLASSES) - len(readings))
-    probs = np.full((1 if crops is None else len(crops), len(CLASSES)), rest, np.float32)
-    for name, p in readings.items():
-        probs[:, CLASSES.index(name)] = p
-    return probs
+    return probabilities_of(readings, 1 if crops is None else len(crops))
 
 
 def _corners_unseen(monkeypatch) -> None:
