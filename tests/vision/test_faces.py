@@ -310,3 +310,41 @@ def test_an_unreadable_embedded_deck_says_so(tmp_path):
     (tmp_path / "old.svgz").write_bytes(b"not gzip at all")
     with pytest.raises(StudioError, match="cannot read its images"):
         embedded_images(tmp_path / "old.svgz")
+
+
+def test_two_processes_building_the_face_cache_build_it_once(tmp_path, monkeypatch):
+    """The test suite's workers (or two commands) may find the same designs missing at once:
+    the second waits on the cache's lock and then finds them built, rather than unpacking and
+    rendering into the same folders as the first."""
+    import threading
+
+    from vision.studio import faces as faces_module
+
+    monkeypatch.setenv("SUECA_CACHE", str(tmp_path))
+    built, second_waits = [], threading.Event()
+
+    def build(todo, root, workers, log):  # stands in for the download and rendering
+        built.append([d.name for d in todo])
+        assert second_waits.wait(20), "the second build did not wait for the first"
+        for design in todo:
+            (root / "faces" / design.name).mkdir(parents=True)
+            (root / "faces" / design.name / "design.json").write_text("{}")
+
+    monkeypatch.setattr(faces_module, "_build_designs", build)
+    said: list[str] = []
+
+    def second_log(message):
+        said.append(message)
+        second_waits.set()
+
+    first = threading.Thread(target=faces_module.build_faces, args=("test",))
+    first.start()
+    while not built and first.is_alive():
+        first.join(0.01)
+    faces_module.build_faces("test", log=second_log)
+    first.join(20)
+    assert len(built) == 1 and set(built[0]) == {d.name for d in designs_in("test")}
+    assert said == ["another process is building the face cache; waiting for it"]
+    # and with the cache whole, nothing is built or waited for
+    faces_module.build_faces("test", log=lambda m: pytest.fail(m))
+    assert len(built) == 1

@@ -33,7 +33,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -563,14 +564,54 @@ def _write_faces(cards: list[Card | str], faces: list[np.ndarray | None], out_di
 
 def build_faces(split: str = "all", force: bool = False, workers: int | None = None,
                 log: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> Path:
-    """Build (or complete) the face cache for ``split``; returns the faces folder."""
+    """Build (or complete) the face cache for ``split``; returns the faces folder. Two
+    processes that both find designs missing (two commands, or the test suite's workers) build
+    them one after the other: the second waits for the first and then finds them built."""
     catalogue = load_catalogue()
     chosen = designs_in(split, catalogue)
     root = cache_dir()
     faces = root / "faces"
-    todo = [d for d in chosen if force or not (faces / d.name / "design.json").exists()]
-    if not todo:
+
+    def missing() -> list[Design]:
+        return [d for d in chosen if force or not (faces / d.name / "design.json").exists()]
+
+    if not missing():
         return faces
+    with _cache_lock(root, log):
+        todo = missing()
+        if todo:
+            _build_designs(todo, root, workers, log)
+    return faces
+
+
+@contextmanager
+def _cache_lock(root: Path, log: Callable[[str], None]) -> Iterator[None]:
+    """Hold the face cache's lock file (``root/faces.lock``) while building it."""
+    try:
+        import fcntl
+    except ImportError:  # not on a POSIX system: no lock
+        yield
+        return
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        handle = open(root / "faces.lock", "a+")
+    except OSError as error:
+        raise StudioError(f"cannot write the face cache in {root} ({error.strerror})") from error
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log("another process is building the face cache; waiting for it")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _build_designs(todo: list[Design], root: Path, workers: int | None,
+                   log: Callable[[str], None]) -> None:
+    faces = root / "faces"
     packages = sorted({d.package for d in todo} | {RSVG_PACKAGE})
     pkgroot = fetch_packages(packages, root, log, pinned_packages())
     rsvg = find_rsvg(pkgroot) if any(not (d.bitmap or d.embedded) for d in todo) else ""
@@ -591,4 +632,3 @@ def build_faces(split: str = "all", force: bool = False, workers: int | None = N
                 "package": design.package, "file": design.path, "licence": licence}
         (target / "design.json").write_text(json.dumps(meta, indent=1))
         log(f"[{n}/{len(todo)}] {design.name}: 53 faces ({meta['licence']})")
-    return faces
