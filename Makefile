@@ -30,8 +30,13 @@ demo: $(STAMP)
 	@echo "   --truth samples/clips/game1.jsonl to compare it with the clip's truth log)"
 	$(BIN)/sueca-referee replay samples/clips/game1.mp4
 
+# One worker a core (pytest-xdist). Each test file runs whole in one worker, so that what a file
+# makes once serves all its tests, but the end-to-end games are shared out one by one (see
+# tests/conftest.py); in the order collected, which leaves the small files of tests/vision last.
+# TEST_WORKERS=0 runs the suite in this one process.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # The bundled samples: made with the test designs. game1 and game2 are 960x540 so that each stays
 # under 5 MB; game1c fits in 5 MB at the studio's (and a webcam's) usual 1280x720, where its

@@ -19,7 +19,10 @@ Each game is refereed once; the tests read the result:
 
 from __future__ import annotations
 
+import os
+import pickle
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +33,8 @@ from vision.studio.faces import StudioError
 from vision.studio.facesets import face_sets
 from vision.studio.images import enrolled_deck
 from vision.truthcheck import referee_clip
+
+from .helpers import held
 
 SIZE = (960, 540)
 GAMES = [(seed, seed % 4 == 0) for seed in range(1, 21)]  # 5 with a revoke
@@ -61,30 +66,50 @@ def _deck(design: str):
 @cache
 def refereed(seed: int, revoke: bool, folder: str, with_deck: bool = False):
     """Render game ``seed`` (once) and referee it, with its design's court cards shown first
-    or not: (session result, comparison with the truth)."""
-    from pathlib import Path
-
+    or not: (session result, comparison with the truth). The clip and the result are kept in
+    ``folder``, which the suite's workers share: whichever asks first renders and referees the
+    game, holding a lock, and the others read what it kept."""
     designs = _test_designs()
     if isinstance(designs, str):
         pytest.skip(f"the test designs are not available: {designs}")
     faces = designs[seed % len(designs)]
     clip, truth_path = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
-    if not (clip.exists() and truth_path.exists()):
-        render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path, seed=seed,
-                    width=SIZE[0], height=SIZE[1], timing=BRISK, progress=False)
-    detector, classifier = _stages()
-    if with_deck:
-        classifier = CardClassifier(threads=1, deck=_deck(faces.name))
-    return referee_clip(clip, truth_path, detector, classifier)
+    kept = Path(folder) / f"game{seed}-{'deck' if with_deck else 'alone'}.pickle"
+    with held(kept.with_suffix(".lock")):
+        if kept.exists():
+            return pickle.loads(kept.read_bytes())
+        with held(clip.with_suffix(".lock")):
+            if not (clip.exists() and truth_path.exists()):
+                render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path,
+                            seed=seed, width=SIZE[0], height=SIZE[1], timing=BRISK,
+                            progress=False)
+        detector, classifier = _stages()
+        if with_deck:
+            classifier = CardClassifier(threads=1, deck=_deck(faces.name))
+        outcome = referee_clip(clip, truth_path, detector, classifier)
+        kept.write_bytes(pickle.dumps(outcome))
+    return outcome
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("games"))
+    """One folder for the games, shared by pytest-xdist's workers where there are several
+    (their own temporary folders lie side by side in one made for this run)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    games = shared / "games"
+    games.mkdir(exist_ok=True)
+    return str(games)
+
+
+def named(games):
+    """The games as parameters named ``clipN``: the suite's workers share them out a game at a
+    time (see tests/conftest.py)."""
+    return [pytest.param(seed, revoke, id=f"clip{seed}") for seed, revoke in games]
 
 
 @pytest.mark.parametrize("with_deck", [False, True], ids=["alone", "deck shown"])
-@pytest.mark.parametrize("seed,revoke", GAMES)
+@pytest.mark.parametrize("seed,revoke", named(GAMES))
 def test_nobody_is_falsely_accused(folder, seed, revoke, with_deck):
     """Whatever the readers get wrong, nobody is accused of cheating they did not do, nothing
     false is said of the play, and no verdict is given that is not the truth's; whether or
@@ -132,7 +157,7 @@ NOT_YET = pytest.mark.xfail(strict=False, reason="issue 4 is open: a card read u
 
 
 @pytest.mark.parametrize("with_deck", [False, True], ids=["alone", "deck shown"])
-@pytest.mark.parametrize("seed,revoke", GAMES)
+@pytest.mark.parametrize("seed,revoke", named(GAMES))
 def test_the_game_is_refereed_as_the_truth_says(folder, seed, revoke, with_deck, request):
     if seed not in (WHOLE_WITH_DECK if with_deck else WHOLE_TODAY):
         request.applymarker(NOT_YET)
@@ -240,8 +265,6 @@ def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
 
     refereed(teacher, teacher % 4 == 0, folder)  # renders the clips, if need be
     refereed(seed, seed % 4 == 0, folder)
-    from pathlib import Path
-
     detector, _ = _stages()
     classifier = CardClassifier(threads=1)
     learner = DeckLearner(classifier)
