@@ -226,3 +226,35 @@ def test_same_seed_same_clip(tmp_path):
                      (tmp_path / f"{run}.jsonl").read_text()))
     assert made[0] == made[1]
     assert made[0][0] != made[2][0] and made[0][1] != made[2][1]
+
+
+def test_a_clip_frame_that_shows_the_table_as_before_is_drawn_once_and_alike(tmp_path,
+                                                                              monkeypatch):
+    """A clip draws a frame whose cards lie as in the frame before (no hand, no prop) once:
+    the clip is the very same, byte for byte, as one drawn frame by frame, with fewer
+    pictures drawn."""
+    from vision.studio import clip as clip_module
+
+    game = game_from_seed(3)
+    fast = Timing(carry=2, withdraw=1, between=2, trump_shown=3, before_sweep=2, gather=1,
+                  pull=2, tail=2)
+    drawn = []
+    real_render = clip_module.render
+
+    def counted(*args, **kwargs):
+        drawn.append(1)
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(clip_module, "render", counted)
+    made = []
+    for run in ("once", "each"):
+        if run == "each":
+            monkeypatch.setattr(clip_module, "still_key", lambda scene: None)
+        drawn.clear()
+        frames = render_clip(game, TinyFaces(2), tmp_path / f"{run}.mp4",
+                             tmp_path / f"{run}.jsonl", seed=5, width=256, height=144,
+                             timing=fast, progress=False)
+        made.append(((tmp_path / f"{run}.mp4").read_bytes(), len(drawn), frames))
+    (once, drawn_once, frames), (each, drawn_each, _) = made
+    assert once == each
+    assert drawn_each == frames and drawn_once < 0.9 * frames

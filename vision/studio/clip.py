@@ -314,8 +314,12 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                      "camera": stage.camera.to_dict(), "dealer": game.order.dealer.number,
                      "first_leader": game.order.first_leader.number,
                      "direction": game.order.direction.value, "trump": str(game.trump)})
+        drawn, picture = None, None
         for frame in director.frames():
-            picture, _ = render(stage, frame.scene, rng)
+            key = still_key(frame.scene)
+            if key is None or key != drawn:  # else the table is as in the frame before
+                picture, _ = render(stage, frame.scene, rng, labelled=False)
+            drawn = key
             video.write(picture)
             for record in frame.truth:
                 if "corners_mm" in record:
@@ -329,6 +333,18 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                      "fault": game.fault, "lines": game.verdict})
         _log(truth, {"event": "end", "frames": frame_no})
     return frame_no
+
+
+def still_key(scene: Scene) -> tuple | None:
+    """What a clip's frame shows, as a value that is equal for two frames that look alike;
+    None where the frame has a hand or a prop in it (a hand is drawn with the random number
+    generator, so it is drawn anew each time). A clip's sensor noise is the same in every
+    frame (``Stage.steady_noise``): a frame whose cards lie as in the frame before is that
+    frame's picture again, drawn once."""
+    if scene.hands or scene.props:
+        return None
+    return tuple((id(card.face), str(card.card), card.centre, card.angle, card.lift)
+                 for card in scene.cards)
 
 
 def _log(handle: TextIO, record: dict[str, Any]) -> None:

@@ -270,11 +270,12 @@ def _fill(mask: np.ndarray, polygons: list[np.ndarray], value: float) -> None:
 
 
 def render(stage: Stage, scene: Scene, rng: np.random.Generator,
-           with_ids: bool = False) -> tuple[np.ndarray, list[CardLabel]] | tuple[
-               np.ndarray, list[CardLabel], np.ndarray]:
-    """The picture (BGR uint8, camera size) and the labels of the cards that show in it; with
-    ``with_ids`` also the picture's id map (int16: 0 for no card, else 1 + the card's index in
-    ``scene.cards``), for training a detector."""
+           with_ids: bool = False, labelled: bool = True) -> tuple[
+               np.ndarray, list[CardLabel]] | tuple[np.ndarray, list[CardLabel], np.ndarray]:
+    """The picture (BGR uint8, camera size) and the labels of the cards that show in it (none
+    unless ``labelled``: a clip does without them); with ``with_ids`` also the picture's id map
+    (int16: 0 for no card, else 1 + the card's index in ``scene.cards``), for training a
+    detector."""
     camera, look = stage.camera, stage.look
     canvas = stage.backdrop().copy()
     ch, cw = canvas.shape[:2]
@@ -313,7 +314,7 @@ def render(stage: Stage, scene: Scene, rng: np.random.Generator,
         _draw_hand(canvas, ids, hand, _plane_homography(camera, hand.lift), rng)
 
     picture = _develop(stage, canvas, rng)
-    labels = _labels(stage, scene, quads, ids)
+    labels = _labels(stage, scene, quads, ids) if labelled else []
     if with_ids:
         return picture, labels, camera.bend(ids, nearest=True)
     return picture, labels
