@@ -316,7 +316,7 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                      "direction": game.order.direction.value, "trump": str(game.trump)})
         drawn, picture = None, None
         for frame in director.frames():
-            key = still_key(frame.scene)
+            key = still_key(frame.scene) if stage.steady_noise else None
             if key is None or key != drawn:  # else the table is as in the frame before
                 picture, _ = render(stage, frame.scene, rng, labelled=False)
             drawn = key
