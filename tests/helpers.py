@@ -6,8 +6,6 @@ import io
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -19,20 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_GAMES = ROOT / "samples" / "games"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SHARED = ROOT.parent / "shared"
-
-
-@contextmanager
-def held(lock: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the file ``lock`` (made if need be): the suite's workers
-    (pytest-xdist) take turns at what they share."""
-    import fcntl
-
-    with lock.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def console_script(name: str) -> str:

@@ -28,13 +28,12 @@ import pytest
 
 from vision.classify import CardClassifier
 from vision.detect import CardDetector
+from vision.locking import held
 from vision.studio.clip import BRISK, game_from_seed, render_clip
 from vision.studio.faces import StudioError
 from vision.studio.facesets import face_sets
 from vision.studio.images import enrolled_deck
 from vision.truthcheck import referee_clip
-
-from .helpers import held
 
 SIZE = (960, 540)
 GAMES = [(seed, seed % 4 == 0) for seed in range(1, 21)]  # 5 with a revoke

@@ -348,3 +348,12 @@ def test_two_processes_building_the_face_cache_build_it_once(tmp_path, monkeypat
     # and with the cache whole, nothing is built or waited for
     faces_module.build_faces("test", log=lambda m: pytest.fail(m))
     assert len(built) == 1
+
+
+def test_a_face_cache_that_cannot_be_written_says_so(tmp_path, monkeypatch):
+    from vision.studio import faces as faces_module
+
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("SUECA_CACHE", str(tmp_path / "file" / "cache"))
+    with pytest.raises(StudioError, match="cannot write the face cache in .*file/cache"):
+        faces_module.build_faces("test", log=lambda m: None)

@@ -33,15 +33,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from referee.cards import FULL_DECK, Card, Rank, Suit
+
+from ..locking import held
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Path(__file__).with_name("designs.yaml")
@@ -577,36 +578,17 @@ def build_faces(split: str = "all", force: bool = False, workers: int | None = N
 
     if not missing():
         return faces
-    with _cache_lock(root, log):
+    lock = root / "faces.lock"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        lock.touch()
+    except OSError as error:
+        raise StudioError(f"cannot write the face cache in {root} ({error.strerror})") from error
+    with held(lock, lambda: log("another process is building the face cache; waiting for it")):
         todo = missing()
         if todo:
             _build_designs(todo, root, workers, log)
     return faces
-
-
-@contextmanager
-def _cache_lock(root: Path, log: Callable[[str], None]) -> Iterator[None]:
-    """Hold the face cache's lock file (``root/faces.lock``) while building it."""
-    try:
-        import fcntl
-    except ImportError:  # not on a POSIX system: no lock
-        yield
-        return
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        handle = open(root / "faces.lock", "a+")
-    except OSError as error:
-        raise StudioError(f"cannot write the face cache in {root} ({error.strerror})") from error
-    with handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            log("another process is building the face cache; waiting for it")
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _build_designs(todo: list[Design], root: Path, workers: int | None,
