@@ -7,7 +7,7 @@ the readers it caches) serves all its tests; but a test whose parameters name a 
 the twenty games are shared out between the workers. Each game is rendered and refereed once,
 whichever worker asks first (see ``tests/test_end_to_end.py``). The units are handed out in
 the order collected (xdist's reordering by number of tests would leave the long ones last).
-Today's suite on this 2-core machine: 12:56 in one process, 7:58 in two workers."""
+On the 2-core machine of 2026-11-27 the suite took 12:56 in one process, 7:58 in two workers."""
 
 from __future__ import annotations
 
