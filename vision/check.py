@@ -409,6 +409,7 @@ class Tally:
     sure: int = 0  # of those, read at least SURE
     detections: int = 0  # whole detections read as a card (not "not a card")
     true_detections: int = 0
+    false_sure: int = 0  # detections where no card lies, read as a card at least SURE
     seat_checked: int = 0
     seat_right: int = 0
     wrong_confident: dict[float, int] = field(default_factory=lambda: {0.9: 0, 0.98: 0})
@@ -421,7 +422,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         """Count ``other``'s images and cards in too (a set checked in parts)."""
         for name in ("images", "cards", "found", "right", "sure", "detections",
-                     "true_detections", "seat_checked", "seat_right"):
+                     "true_detections", "false_sure", "seat_checked", "seat_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for threshold, count in other.wrong_confident.items():
             self.wrong_confident[threshold] = self.wrong_confident.get(threshold, 0) + count
@@ -507,6 +508,7 @@ def _compare_positions(task: ImageTask, result: dict[str, Any], tally: Tally,
             tally.true_detections += 1
         else:
             tally._cls(det["card"])[2] += 1
+            tally.false_sure += int(det["confidence"] >= SURE)
             problems.append(f"false card {det['card']} ({det['confidence']:.2f})")
             tally.mistakes.append({"image": task.name, "truth": "no card", "read": det["card"],
                                    "confidence": det["confidence"], "quad": det["quad"]})
@@ -547,9 +549,11 @@ def _compare_multiset(task: ImageTask, found: list[dict[str, Any]], tally: Tally
             problems.append(f"missed {truth}")
             tally.mistakes.append({"image": task.name, "truth": truth, "read": "missed",
                                    "quad": None})
-    for read in extra:
+    for read in extra:  # (the least sure of those read: the surest were taken as misreads)
         tally._cls(read)[2] += 1
-        problems.append(f"false card {read}")
+        confidence = max(f["confidence"] for f in found if f["card"] == read)
+        tally.false_sure += int(confidence >= SURE)
+        problems.append(f"false card {read} ({confidence:.2f})")
 
 
 def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
@@ -575,6 +579,9 @@ def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
         "detection_precision": ratio(tally.true_detections, tally.detections),
         "seat_accuracy": ratio(tally.seat_right, tally.seat_checked),
         "wrong_at_or_above": {str(k): v for k, v in tally.wrong_confident.items()},
+        # cards found where none lies (a patch of cloth, a hand) and read as a card surely
+        # enough to be taken as a play
+        "false_cards_sure": tally.false_sure,
         # the mistakes the referee would have taken as plays: each card read wrongly at least
         # as surely as a play needs, surest first
         "wrong_confident": sorted(

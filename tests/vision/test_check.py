@@ -94,6 +94,7 @@ def test_position_matching_counts_right_wrong_missed_and_false():
     assert tally.confusions[("KH", "QH")] == 1
     assert tally.wrong_confident == {0.9: 1, 0.98: 1}
     assert (tally.detections, tally.true_detections) == (3, 2)
+    assert tally.false_sure == 1  # the 7D, where no card lies, read at 0.95
     assert tally.seat_checked == 1 and tally.seat_right == 1
     summary = report(tally, "x", False)
     for key in ("images", "cards", "card_accuracy", "detection_recall",
@@ -101,9 +102,11 @@ def test_position_matching_counts_right_wrong_missed_and_false():
         assert key in summary
     assert summary["card_accuracy"] == 0.5
     assert summary["detection_precision"] == pytest.approx(2 / 3, abs=1e-4)
-    # the card the referee would have taken wrongly is named (the false 7D is no labelled card)
+    # the card the referee would have taken wrongly is named (the false 7D is no labelled card,
+    # and is counted apart)
     assert summary["wrong_confident"] == [{"image": "p.jpg", "truth": "KH", "read": "QH",
                                            "confidence": 0.99}]
+    assert summary["false_cards_sure"] == 1
 
 
 def test_misses_are_told_by_group_and_kind_of_card():
@@ -183,6 +186,16 @@ def test_multiset_matching_ignores_position():
     assert (tally.cards, tally.right) == (3, 2)
     assert tally.confusions[("QH", "7S")] == 1
     assert tally.wrong_confident == {0.9: 0, 0.98: 0}
+    # a card more than the labels hold, read surely, is a false card read surely; the surest
+    # card over is taken for the misread one, the rest are false cards
+    tally = Tally()
+    compare(task, {"found": [found("QH", None), found("QH", None), found("7D", None),
+                             found("5C", None, 0.93), found("AH", None, 0.4)]}, False, tally)
+    assert (tally.right, tally.false_sure) == (3, 1)
+    tally = Tally()
+    compare(task, {"found": [found("QH", None), found("7D", None), found("5C", None, 0.93),
+                             found("AH", None, 0.4)]}, False, tally)
+    assert tally.confusions[("QH", "5C")] == 1 and tally.false_sure == 0
 
 
 def test_sure_accuracy_counts_only_cards_read_right_surely_enough_to_be_played():

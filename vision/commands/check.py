@@ -113,7 +113,9 @@ def _print_check(summary: dict) -> None:  # type: ignore[type-arg]
     print(f"read right and sure enough to be taken as a play (>= {summary['sure_threshold']}): "
           f"{pct(summary['sure_accuracy'])}")
     wrong = summary["wrong_at_or_above"]
-    print(f"read wrongly with confidence >= 0.9: {wrong['0.9']}, >= 0.98: {wrong['0.98']}")
+    print(f"read wrongly with confidence >= 0.9: {wrong['0.9']}, >= 0.98: {wrong['0.98']}; "
+          f"cards found where none lies, read at >= {summary['sure_threshold']}: "
+          f"{summary['false_cards_sure']}")
     for item in summary.get("wrong_confident", [])[:10]:
         print(f"  {item['image']}: {item['truth']} read as {item['read']} "
               f"({item['confidence']:.3f})")
