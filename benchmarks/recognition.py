@@ -72,7 +72,8 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
           f"{_pct(result['card_accuracy'])} (read surely enough to play: "
           f"{_pct(result['sure_accuracy'])}), detection recall {_pct(result['detection_recall'])}"
           f", precision {_pct(result['detection_precision'])}, read wrongly at >= 0.9: "
-          f"{wrong['0.9']}, at >= 0.98: {wrong['0.98']}")
+          f"{wrong['0.9']}, at >= 0.98: {wrong['0.98']}; false cards read at >= 0.9: "
+          f"{result['false_cards_sure']}")
     if result["confusions"]:
         print("   confusions: " + ", ".join(f"{c['truth']}->{c['read']} x{c['count']}"
                                             for c in result["confusions"][:8]))
