@@ -532,14 +532,16 @@ def _compare_multiset(task: ImageTask, found: list[dict[str, Any]], tally: Tally
         excused.values())
     for card, n in matched.items():
         tally._cls(card)[0] += n
+    surest: dict[str, float] = {}  # each card read: the surest it was read
+    for f in found:
+        surest[f["card"]] = max(surest.get(f["card"], 0.0), f["confidence"])
     missing = list((wanted - got).elements())
-    extra = sorted((got - wanted).elements(), key=lambda c: -max(
-        f["confidence"] for f in found if f["card"] == c))
+    extra = sorted((got - wanted).elements(), key=lambda c: -surest[c])
     for truth in missing:
         tally._cls(truth)[1] += 1
         if extra:
             read = extra.pop(0)
-            confidence = max(f["confidence"] for f in found if f["card"] == read)
+            confidence = surest[read]
             tally._cls(read)[2] += 1
             tally.wrong(truth, read, confidence)
             problems.append(f"{truth} read as {read} ({confidence:.2f})")
@@ -551,9 +553,8 @@ def _compare_multiset(task: ImageTask, found: list[dict[str, Any]], tally: Tally
                                    "quad": None})
     for read in extra:  # (the least sure of those read: the surest were taken as misreads)
         tally._cls(read)[2] += 1
-        confidence = max(f["confidence"] for f in found if f["card"] == read)
-        tally.false_sure += int(confidence >= SURE)
-        problems.append(f"false card {read} ({confidence:.2f})")
+        tally.false_sure += int(surest[read] >= SURE)
+        problems.append(f"false card {read} ({surest[read]:.2f})")
 
 
 def report(tally: Tally, labels: str, crops: bool) -> dict[str, Any]:
