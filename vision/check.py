@@ -15,7 +15,9 @@ Labels files are CSV with a header. Two kinds are read:
 
 On a table the markers show, a card the detector sees only in part (a hand over it, the
 picture's edge through it) is never read. In a plain photograph (no markers) it is read too,
-and counts only when the classifier is at least ``PHOTO_MIN_CONFIDENCE`` sure.
+and counts only when the classifier is at least ``PHOTO_MIN_CONFIDENCE`` sure. An outline
+lying mostly inside a larger one there is a part of a card, not a card, and is never read
+(``vision.geometry.nested``).
 
 With ``crops=True`` every image is one card already cut out and upright: it is classified as a
 whole. Without a labels file, a folder of images just gets its detections listed.
@@ -37,6 +39,7 @@ import numpy as np
 
 from .cardclasses import BACK, CLASSES, is_court
 from .detections import CardDetections
+from .geometry import nested
 from .progress import Progress
 from .track import TrackerSettings
 
@@ -232,15 +235,16 @@ def _process(task: ImageTask) -> dict[str, Any]:
         _read_cards_on_top(image, detections, partial, classifier)
         detections, partial = _read_finer(image, detections, partial, classifier,
                                           _state["detector"])
+    usable = detections.whole & ~(partial & (detections.confidence < PHOTO_MIN_CONFIDENCE))
+    if calibration is None:  # (on a table, an outline is squared up to a card's size)
+        usable &= ~nested(detections.quads, usable)
     found = []
     for i in range(len(detections)):
         seat = detections.seats[i]
-        usable = bool(detections.whole[i]) and not (
-            partial[i] and detections.confidence[i] < PHOTO_MIN_CONFIDENCE)
-        found.append({"card": detections.cards[i] if usable else None,
+        found.append({"card": detections.cards[i] if usable[i] else None,
                       "confidence": float(detections.confidence[i]),
                       "quad": detections.quads[i].round(1).tolist(),
-                      "whole": usable, "partial": bool(partial[i]),
+                      "whole": bool(usable[i]), "partial": bool(partial[i]),
                       "seat": seat.number if seat else None})
     return {"name": task.name, "found": found, "calibrated": calibration is not None}
 

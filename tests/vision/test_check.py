@@ -500,3 +500,37 @@ def test_the_contact_sheet_shows_the_surest_misreadings_first():
                 {"image": "e", "truth": "2C", "read": "missed"},
                 {"image": "f", "truth": "no card", "read": "back", "confidence": 0.5}]
     assert [m["image"] for m in sheet_order(mistakes)] == ["d", "c", "b", "e", "a", "f"]
+
+
+class _CardAndAPartOfIt:
+    """A stand-in detector finding a whole card and, inside it, a part of it as a card."""
+
+    def detect(self, image, calibration=None, long_side=None):
+        from vision.detections import CardDetections
+
+        quads = np.array([[(100, 100), (226, 100), (226, 276), (100, 276)],  # the card
+                          [(150, 180), (220, 180), (220, 270), (150, 270)],  # a part of it
+                          [(300, 100), (426, 100), (426, 276), (300, 276)]],  # another card
+                         np.float32)
+        return CardDetections(quads, np.ones(3, np.float32), np.ones(3, bool), [None] * 3,
+                              [None] * 3, np.zeros(3, np.float32))
+
+
+def test_a_part_of_a_card_read_surely_as_another_card_is_not_counted_in_a_photo(tmp_path):
+    """(The close-ups' eight of diamonds whose lower half was found as a card too and read as
+    the four at 0.91.) An outline lying inside a larger one is no card, however surely read."""
+    import cv2
+
+    import vision.check as check
+
+    picture = tmp_path / "photo.png"
+    cv2.imwrite(str(picture), np.zeros((360, 640, 3), np.uint8))
+    check._state.update(detector=_CardAndAPartOfIt(), crops=False,
+                        classifier=_ReadsByPlace([(170, "8D", 0.99), (200, "4D", 0.99),
+                                                  (1000, "KS", 0.99)]))
+    try:
+        result = check._process(check.ImageTask(str(picture), "photo.png"))
+    finally:
+        check._state.clear()
+    assert [f["card"] for f in result["found"]] == ["8D", None, "KS"]
+    assert [f["whole"] for f in result["found"]] == [True, False, True]

@@ -13,7 +13,7 @@ from vision.outlines import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _cut_by_the_e
                              cards_shaped, core_outline, fit_on_table, fit_quad, quad_around,
                              refine_quads, refined_twice, region_outline, snapped_cores)
 from vision.partial import joined_ends, past_the_edge, past_the_edge_guesses
-from vision.geometry import edge_hides_part, portrait_order, portrait_orders, slanted
+from vision.geometry import edge_hides_part, nested, portrait_order, portrait_orders, slanted
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -564,3 +564,24 @@ def test_a_card_whose_one_corner_clips_the_pictures_edge_is_seen_whole():
     hidden = edge_hides_part(np.stack([inside, touching, clipped, far_out, along, one_far]),
                              *picture)
     assert hidden.tolist() == [False, False, False, True, True, True]
+
+
+def _card(x: float, y: float, scale: float = 1.0) -> np.ndarray:
+    return np.array([[x, y], [x + 63 * scale, y], [x + 63 * scale, y + 88 * scale],
+                     [x, y + 88 * scale]], np.float32)
+
+
+def test_an_outline_lying_inside_a_larger_one_is_a_part_of_a_card_not_a_card():
+    whole = _card(100, 100)
+    part = _card(110, 110, 0.6)  # all of it inside the card, a third of its area
+    fanned = _card(130, 120)  # a card of the same size lying over a third of it
+    straddling = _card(135, 70, 0.6)  # a third of it inside, the rest out on the table
+    quads = np.stack([whole, part, fanned, straddling])
+    assert nested(quads).tolist() == [False, True, False, False]
+    # only the outlines asked about may hold another (here none but the part itself)
+    assert nested(quads, np.array([False, True, True, True])).tolist() == [False] * 4
+    # one a little smaller than the card lying over it is a card seen nearer or farther
+    assert not nested(np.stack([whole, _card(104, 104, 0.9)])).any()
+    # an outline folded to a line holds nothing and lies inside nothing
+    flat = np.array([[0, 0], [10, 0], [20, 0], [30, 0]], np.float32)
+    assert nested(np.stack([whole, flat])).tolist() == [False, False]
