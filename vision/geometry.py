@@ -52,7 +52,7 @@ def portrait_orders(quads: np.ndarray, to_plane: np.ndarray | None = None) -> np
 # size, and two cards lying on one another are both about it: an outline lying mostly (this
 # share of it) inside another outline at least ``NESTED_LARGER`` times its area is a part of a
 # card, or the larger outline holds two cards as one. Chosen on the close-ups, the hard set,
-# the validation designs' 400 pictures and the webcam photos (forty-ninth session): every
+# the validation designs' 400 pictures and the webcam photos (fiftieth session): every
 # such outline read surely was a card that does not lie there (a part of an eight of diamonds
 # read as the four, a card's pattern as a back), and of the cards read right none lies more
 # than 0.73 inside another outline.
