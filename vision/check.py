@@ -39,7 +39,7 @@ import numpy as np
 
 from .cardclasses import BACK, CLASSES, is_court
 from .detections import CardDetections
-from .geometry import nested
+from .geometry import common_area, nested
 from .progress import Progress
 from .track import TrackerSettings
 
@@ -169,10 +169,7 @@ def _init(crops: bool, models: str | None, deck: str | None = None) -> None:
 def _quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     area_a, area_b = abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32))
-    try:
-        inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a32), cv2.convexHull(b32))
-    except cv2.error:
-        return 0.0
+    inter = common_area(a32, b32)
     union = area_a + area_b - inter
     return float(inter / union) if union > 0 else 0.0
 

@@ -60,6 +60,16 @@ NESTED_SHARE = 0.75
 NESTED_LARGER = 1.3
 
 
+def common_area(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two outlines (their convex hulls) share; 0 where one is folded to a line."""
+    try:
+        common, _ = cv2.intersectConvexConvex(cv2.convexHull(np.asarray(a, np.float32)),
+                                              cv2.convexHull(np.asarray(b, np.float32)))
+    except cv2.error:
+        return 0.0
+    return float(common)
+
+
 def nested(quads: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
     """Whether each outline of ``quads`` (N, 4, 2) lies ``NESTED_SHARE`` or more inside another
     of them (one of ``among``, a mask, if given) at least ``NESTED_LARGER`` times its area."""
@@ -67,16 +77,12 @@ def nested(quads: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
     among = np.ones(len(quads), bool) if among is None else np.asarray(among, bool)
     areas = np.array([abs(cv2.contourArea(q)) for q in quads])
     out = np.zeros(len(quads), bool)
-    larger = among[None, :] & (areas[None, :] >= NESTED_LARGER * areas[:, None])
+    # (an outline of no area is inside nothing, and none is its own larger)
+    larger = (areas[:, None] > 0) & among[None, :] & (
+        areas[None, :] >= NESTED_LARGER * areas[:, None])
     for i, j in zip(*np.nonzero(larger)):
-        if out[i] or i == j or areas[i] <= 0:
-            continue
-        try:
-            inside, _ = cv2.intersectConvexConvex(cv2.convexHull(quads[i]),
-                                                  cv2.convexHull(quads[j]))
-        except cv2.error:  # (an outline folded to a line)
-            continue
-        out[i] = inside >= NESTED_SHARE * areas[i]
+        if not out[i]:
+            out[i] = common_area(quads[i], quads[j]) >= NESTED_SHARE * areas[i]
     return out
 
 
