@@ -23,7 +23,7 @@ from .announcements import Said
 from .detections import CardDetections
 from .game import TableReferee
 from .sources import Frame
-from .table import Calibration
+from .table import Calibration, card_size_advice, card_size_verdict
 
 
 def clock(seconds: float) -> str:
@@ -48,6 +48,38 @@ class ConsoleSink:
             for n, line in enumerate(item.announcement.message.splitlines()):
                 stamp = f"[{clock(item.time_s)}] " if n == 0 else " " * 10
                 print(stamp + line, file=self.out, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+class CardSizeNote:
+    """Says on ``err``, once the table is found, how big a card will show in the picture and
+    whether that is big enough to be read well (``vision.table.card_size_advice``), so that
+    the players can set the camera right before they play; and again whenever the table is
+    found somewhere else with another verdict (the camera moved closer or farther)."""
+
+    def __init__(self, prefix: str, err: TextIO | None = None) -> None:
+        self.prefix = prefix
+        self.err = err or sys.stderr
+        self.noted: Calibration | None = None
+        self.verdict: tuple | None = None
+
+    def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
+              table: TableReferee, said: list[Said]) -> bool:
+        if calibration is None or calibration is self.noted:
+            return True
+        self.noted = calibration
+        sizes = calibration.card_sizes_px()
+        verdict = card_size_verdict(sizes)
+        if verdict != self.verdict:
+            self.verdict = verdict
+            print(f"{self.prefix}: table found; {card_size_advice(sizes)}", file=self.err,
+                  flush=True)
+        return True
+
+    def end(self, said: list[Said]) -> None:
+        pass
 
     def close(self) -> None:
         pass

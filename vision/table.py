@@ -27,7 +27,7 @@ import numpy as np
 
 from referee.seats import Seat
 
-from .layout import LayoutError, TableLayout, layout_from_mapping
+from .layout import CARD_MM, LayoutError, TableLayout, layout_from_mapping
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
@@ -35,6 +35,14 @@ MARKER_IDS = (0, 1, 2, 3)
 # table's extent (markers found a pixel out land a millimetre or two out; points that fix no
 # plane land anywhere)
 MISFIT = 0.05
+# How big a card must show to be read well: its short side in picture pixels. Measured with
+# benchmarks/card_size.py (1,000 studio table pictures of the validation designs, normal
+# difficulty, five picture sizes from 1280x720 down to 480x270; 2026-11-27): of the cards
+# showing whole, 76-82 % were read right surely enough to be plays at 50 px or more, 64-72 %
+# at 35-50 px and 33-49 % under 35 px (the classifier reads a 64x96 crop: a card bigger than
+# that gains nothing more)
+CARD_PX_GOOD = 50.0
+CARD_PX_LEAST = 35.0
 
 
 class CalibrationError(ValueError):
@@ -103,6 +111,24 @@ class Calibration:
     def seats_at_pixels(self, pixels: np.ndarray) -> list[Seat | None]:
         """The seat whose zone holds each picture point (N, 2), or None."""
         return [self.layout.seat_at(float(x), float(y)) for x, y in self.to_table(pixels)]
+
+    def card_sizes_px(self) -> dict[Seat, float]:
+        """For each seat, the short side in picture pixels of a card lying in the middle of
+        its zone: the smaller of the card lying along either pair of the table's sides (in
+        perspective a card's sides show at different scales), each the mean of its two
+        short sides."""
+        short, long = CARD_MM
+        sizes = {}
+        for zone in self.layout.zones():
+            cx, cy = zone.centre
+            seen = []
+            for w, h in ((short, long), (long, short)):
+                card = np.array([(-w, -h), (w, -h), (w, h), (-w, h)]) / 2 + (cx, cy)
+                corners = self.to_image(card)
+                sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+                seen.append(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+            sizes[zone.seat] = float(min(seen))
+        return sizes
 
     def area_outline(self) -> np.ndarray:
         """The play area's corners in the picture (4x2 px)."""
@@ -360,6 +386,47 @@ def marker_sheet(layout: TableLayout = TableLayout(), dpi: int = 300) -> np.ndar
                     cv2.FONT_HERSHEY_SIMPLEX, 0.95 * dpi / 300, 0, max(1, dpi // 150),
                     cv2.LINE_AA)
     return page
+
+
+
+def card_size_verdict(sizes: dict[Seat, float]) -> tuple[list[int], list[int]]:
+    """The seats (numbers) whose cards show too small to be read well (under
+    ``CARD_PX_LEAST``), and those whose cards show small (under ``CARD_PX_GOOD``)."""
+    ordered = sorted(sizes.items(), key=lambda item: item[0].number)
+    return ([seat.number for seat, px in ordered if px < CARD_PX_LEAST],
+            [seat.number for seat, px in ordered if CARD_PX_LEAST <= px < CARD_PX_GOOD])
+
+
+def card_size_advice(sizes: dict[Seat, float]) -> str:
+    """One line on whether the cards will show big enough in the picture to be read well,
+    from each seat's card size in pixels (``Calibration.card_sizes_px``), with what to do if
+    not (the thresholds and their figures: ``CARD_PX_GOOD``)."""
+    ordered = sorted(sizes.items(), key=lambda item: item[0].number)
+    each = ", ".join(f"seat {seat.number} {px:.0f}" for seat, px in ordered)
+    said = (f"a card will show {min(sizes.values()):.0f}-{max(sizes.values()):.0f} px across "
+            f"({each})")
+    too_small, small = card_size_verdict(sizes)
+    if not too_small and not small:
+        return f"{said}: big enough to be read well"
+    found = []
+    if too_small:
+        found.append(f"too small {_seats(too_small, len(sizes))} (under {CARD_PX_LEAST:.0f} px "
+                     "only about half the cards are read surely enough to be plays)")
+    if small:
+        found.append(f"small {_seats(small, len(sizes))} (about 2 cards in 3 are read surely "
+                     f"at {CARD_PX_LEAST:.0f}-{CARD_PX_GOOD:.0f} px, 4 in 5 from "
+                     f"{CARD_PX_GOOD:.0f} px; the rest are asked for again)")
+    return (f"{said}: {'; '.join(found)}. Bring the camera closer to the table, zoom in, or "
+            "give it a higher resolution (live --width/--height)")
+
+
+def _seats(numbers: list[int], of: int) -> str:
+    """'in seat 3', 'in seats 2, 3 and 4', 'in every seat'."""
+    if len(numbers) == of:
+        return "in every seat"
+    if len(numbers) == 1:
+        return f"in seat {numbers[0]}"
+    return "in seats " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
 

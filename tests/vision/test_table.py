@@ -13,7 +13,10 @@ from vision.layout import TableLayout
 from vision.studio.camera import Camera
 from vision.studio.scene import Look, Scene, Stage, render
 from vision.table import (
+    CARD_PX_GOOD,
+    CARD_PX_LEAST,
     CalibrationError,
+    card_size_advice,
     find_markers,
     from_corners,
     from_markers,
@@ -142,6 +145,9 @@ def test_calibrate_and_markers_commands(tmp_path):
                         "--out", str(tmp_path / "t.yaml")])
     assert done.returncode == 0, done.stderr
     assert load_calibration(tmp_path / "t.yaml").source == "markers"
+    # it also says how big the cards will show (this 960x540 camera: about 40-60 px)
+    sizes = load_calibration(tmp_path / "t.yaml").card_sizes_px()
+    assert done.stdout.splitlines()[1] == card_size_advice(sizes)
     _, bare = table_picture(markers=False)
     cv2.imwrite(str(tmp_path / "bare.png"), bare)
     env_free = run_command([exe, "calibrate", "--image", str(tmp_path / "bare.png"),
@@ -203,3 +209,66 @@ def test_a_camera_moved_far_is_followed_by_a_look_at_the_whole_picture():
     probe = np.array([(250.0, 250.0), (100.0, 400.0)])
     assert np.abs(after.to_table(cam_far.project(probe)) - probe).max() < 2
     assert keeper.moves == 1
+
+
+def _top_down(area_px: float):
+    """A calibration of a camera straight above the table whose play area shows ``area_px``
+    pixels across: every millimetre the same number of pixels."""
+    a = area_px
+    return from_corners(np.array([(10, 10), (10 + a, 10), (10 + a, 10 + a), (10, 10 + a)]),
+                        (int(a) + 20, int(a) + 20), LAYOUT)
+
+
+def test_a_card_shows_its_short_side_scaled_as_the_table_is():
+    scale = 600 / LAYOUT.area_mm  # pixels a millimetre
+    sizes = _top_down(600).card_sizes_px()
+    assert set(sizes) == {Seat(1), Seat(2), Seat(3), Seat(4)}
+    assert all(abs(px - 63 * scale) < 0.5 for px in sizes.values())  # a card is 63 mm wide
+
+
+def test_a_card_seen_in_perspective_shows_smallest_on_the_far_side():
+    cam, picture = table_picture(tilt=50, yaw=0)  # seat 1 at the bottom, nearest the camera
+    sizes = from_markers(picture, LAYOUT).card_sizes_px()
+    assert sizes[Seat(1)] > max(sizes[Seat(2)], sizes[Seat(4)]) > sizes[Seat(3)]
+    # each as the studio's camera itself shows a card lying in the middle of that seat's zone,
+    # whichever way round (the tilt shortens the card's sides that run up the picture)
+    for seat in map(Seat, (1, 2, 3, 4)):
+        x, y = LAYOUT.zone(seat).centre
+        shown = []
+        for w, h in ((63, 88), (88, 63)):
+            corners = cam.project(np.array([(x - w / 2, y - h / 2), (x + w / 2, y - h / 2),
+                                            (x + w / 2, y + h / 2), (x - w / 2, y + h / 2)]))
+            sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+            shown.append(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+        assert abs(min(shown) - sizes[seat]) < 0.03 * min(shown), (seat, shown, sizes[seat])
+
+
+def test_card_size_advice_names_the_seats_whose_cards_show_too_small():
+    big, small, tiny = CARD_PX_GOOD + 10, (CARD_PX_GOOD + CARD_PX_LEAST) / 2, CARD_PX_LEAST - 5
+    fine = card_size_advice(dict.fromkeys(map(Seat, (1, 2, 3, 4)), big))
+    assert fine.endswith("big enough to be read well") and "Bring the camera" not in fine
+    mixed = card_size_advice({Seat(1): big, Seat(2): small, Seat(3): tiny, Seat(4): small})
+    assert "too small in seat 3 (" in mixed and "small in seats 2 and 4 (" in mixed
+    assert "Bring the camera closer" in mixed and "big enough" not in mixed
+    assert f"({', '.join(f'seat {n} {v:.0f}' for n, v in enumerate((big, small, tiny, small), 1))})" \
+        in mixed
+    everywhere = card_size_advice(_top_down(200).card_sizes_px())  # 25 px: far too small
+    assert "too small in every seat" in everywhere
+
+
+def test_live_says_once_the_table_is_found_whether_cards_show_big_enough():
+    import io
+
+    from vision.sinks import CardSizeNote
+
+    err = io.StringIO()
+    note = CardSizeNote("sueca-referee live", err)
+    near, far = _top_down(600), _top_down(200)
+    for calibration in (None, near, near, _top_down(610), far, far):
+        assert note.frame(None, None, calibration, None, [])
+    lines = err.getvalue().splitlines()
+    # the first table, and the camera moved so far that the cards show too small; the same
+    # verdict again (a nudge) is not said twice
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("sueca-referee live: table found; ") and "big enough" in lines[0]
+    assert "too small in every seat" in lines[1]

@@ -100,7 +100,8 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.config import ConfigError, load_rules_config
-    from vision.table import CalibrationError, from_corners, from_markers, parse_corners
+    from vision.table import (CalibrationError, card_size_advice, from_corners, from_markers,
+                              parse_corners)
 
     command = "calibrate"
     layout = table_layout(ns, command)
@@ -139,6 +140,7 @@ def run_calibrate(ns: argparse.Namespace) -> int:
         return 1
     print(f"{out}: table calibrated from {calibration.source} "
           f"({len(calibration.image_points)} points), dealer seat {dealer.number}")
+    print(card_size_advice(calibration.card_sizes_px()))
     return 0
 
 
