@@ -146,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "click the play area's four corners in a window (clockwise from the "
                     "top-left, seat 1's side at the bottom), or give them with --corners.")
     _add_picture_source(calibrate, "a picture of the table")
+    calibrate.add_argument("--width", type=at_least(1),
+                           help="with --camera: capture width (calibrate at the size 'live' "
+                                "will use)")
+    calibrate.add_argument("--height", type=at_least(1), help="with --camera: capture height")
     calibrate.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
                            help="the play area's corners in the picture, clockwise from the "
                                 "top-left (instead of markers or clicking)")

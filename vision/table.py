@@ -16,7 +16,7 @@ corrected by hand.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -43,6 +43,9 @@ MISFIT = 0.05
 # that gains nothing more)
 CARD_PX_GOOD = 50.0
 CARD_PX_LEAST = 35.0
+# a picture size whose width over height is within this share of a calibration's own has the
+# same shape: the calibration is scaled to it (``Calibration.fitted_to``)
+ASPECT_SLACK = 0.01
 
 
 class CalibrationError(ValueError):
@@ -111,6 +114,26 @@ class Calibration:
     def seats_at_pixels(self, pixels: np.ndarray) -> list[Seat | None]:
         """The seat whose zone holds each picture point (N, 2), or None."""
         return [self.layout.seat_at(float(x), float(y)) for x, y in self.to_table(pixels)]
+
+    def fitted_to(self, size: tuple[int, int]) -> Calibration:
+        """This calibration for pictures of ``size`` (w, h): itself where that is its own
+        size; scaled where the pictures have the same shape at another resolution (a camera
+        giving 1280x720 where it was calibrated at 960x540 shows the same view); else a
+        ``CalibrationError`` saying what to do (a camera mode of another shape may show
+        another part of the view, so no scaling can be trusted)."""
+        if tuple(size) == tuple(self.image_size):
+            return self
+        (w, h), (w0, h0) = size, self.image_size
+        if abs((w / h) / (w0 / h0) - 1) > ASPECT_SLACK:
+            raise CalibrationError(
+                f"the calibration '{self.name}' was made on {w0}x{h0} pictures, but these are "
+                f"{w}x{h}, of another shape: calibrate again on a {w}x{h} picture "
+                f"('sueca-referee calibrate --image FRAME.png', or '--camera N --width {w} "
+                f"--height {h}'), or, live, have the camera give {w0}x{h0} (--width {w0} "
+                f"--height {h0})")
+        points = self.image_points * np.array([w / w0, h / h0])
+        return Calibration(points, self.table_points, (int(w), int(h)), self.layout,
+                           self.dealer, self.source, self.name)
 
     def card_sizes_px(self) -> dict[Seat, float]:
         """For each seat, the short side in picture pixels of a card lying in the middle of
@@ -433,14 +456,16 @@ def _seats(numbers: list[int], of: int) -> str:
 class CalibrationKeeper:
     """Keeps a calibration up to date while frames come in: the markers are looked for again
     every ``recheck_s`` seconds of video, so a nudged camera recovers by itself. A fixed
-    calibration (from a file, ``fixed=True``) is never replaced. ``minimum`` is how many markers
-    a new calibration needs; a frame where too few show keeps the old calibration."""
+    calibration (from a file, ``fixed=True``) is never replaced, only scaled to the frames'
+    size (``Calibration.fitted_to``), which is said through ``say``. ``minimum`` is how many
+    markers a new calibration needs; a frame where too few show keeps the old calibration."""
 
     def __init__(self, calibration: Calibration | None = None, layout: TableLayout = TableLayout(),
                  dealer: Seat = Seat(2), recheck_s: float = 3.0, fixed: bool = False,
-                 minimum: int = 3) -> None:
+                 minimum: int = 3, say: Callable[[str], None] | None = None) -> None:
         if recheck_s <= 0:
             raise ValueError("recheck_s must be positive")
+        self.say = say
         self.calibration = calibration
         self.layout, self.dealer = layout, dealer
         self.recheck_s, self.fixed, self.minimum = recheck_s, fixed, minimum
@@ -448,8 +473,19 @@ class CalibrationKeeper:
         self.moves = 0  # how many times the table was found somewhere else
 
     def update(self, frame: np.ndarray, time_s: float) -> Calibration | None:
-        """The calibration to use for ``frame`` (None while the table has never been found)."""
+        """The calibration to use for ``frame`` (None while the table has never been found).
+        A fixed calibration made at another picture size is scaled to the frame's, said once
+        through ``say``; one of another shape raises ``CalibrationError``."""
         if self.fixed and self.calibration is not None:
+            size = (frame.shape[1], frame.shape[0])
+            if size != tuple(self.calibration.image_size):
+                before = self.calibration.image_size
+                self.calibration = self.calibration.fitted_to(size)
+                if self.say is not None:
+                    self.say(f"the calibration '{self.calibration.name}' was made on "
+                             f"{before[0]}x{before[1]} pictures and these are {size[0]}x"
+                             f"{size[1]}: scaled to fit (calibrate again at this size if the "
+                             "seat zones look wrong)")
             return self.calibration
         due = self._last_check is None or time_s - self._last_check >= self.recheck_s \
             or self.calibration is None

@@ -272,3 +272,51 @@ def test_live_says_once_the_table_is_found_whether_cards_show_big_enough():
     assert len(lines) == 2, lines
     assert lines[0].startswith("sueca-referee live: table found; ") and "big enough" in lines[0]
     assert "too small in every seat" in lines[1]
+
+
+def test_a_calibration_fits_pictures_of_its_shape_at_another_size():
+    _, picture = table_picture()  # 960x540
+    calibration = from_markers(picture, LAYOUT)
+    assert calibration.fitted_to((960, 540)) is calibration
+    bigger = calibration.fitted_to((1280, 720))
+    assert bigger.image_size == (1280, 720)
+    probe = np.array([(300.0, 200.0), (700.0, 450.0)])
+    assert np.abs(bigger.to_table(probe * 4 / 3) - calibration.to_table(probe)).max() < 1e-3
+    with pytest.raises(CalibrationError, match=r"made on 960x540 pictures, but these are "
+                                               r"640x480, of another shape"):
+        calibration.fitted_to((640, 480))
+
+
+def test_a_fixed_calibration_is_scaled_to_the_frames_or_refused():
+    from vision.table import CalibrationKeeper
+
+    _, picture = table_picture()
+    said = []
+    keeper = CalibrationKeeper(from_markers(picture, LAYOUT), LAYOUT, fixed=True,
+                               say=said.append)
+    assert keeper.update(picture, 0.0).image_size == (960, 540) and not said
+    big = cv2.resize(picture, (1280, 720))
+    assert keeper.update(big, 0.1).image_size == (1280, 720)
+    assert keeper.update(big, 0.2).image_size == (1280, 720)
+    assert len(said) == 1 and "made on 960x540 pictures and these are 1280x720" in said[0]
+    with pytest.raises(CalibrationError, match="of another shape"):
+        keeper.update(cv2.resize(picture, (640, 480)), 0.3)
+
+
+def test_replay_with_a_calibration_of_another_shape_stops_with_one_line(tmp_path):
+    exe = console_script("sueca-referee")
+    _, picture = table_picture()
+    cv2.imwrite(str(tmp_path / "frame.png"), cv2.resize(picture, (720, 540)))  # 4:3
+    made = run_command([exe, "calibrate", "--image", str(tmp_path / "frame.png"),
+                        "--out", str(tmp_path / "square.yaml")])
+    assert made.returncode == 0, made.stderr
+    clip = "samples/clips/game1c.mp4"  # 1280x720
+    done = run_command([exe, "replay", clip, "--calibration", str(tmp_path / "square.yaml"),
+                        "--events", str(tmp_path / "log.jsonl")])
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "made on 720x540 pictures, but these are 1280x720" in done.stderr
+    assert "Game not finished: 0 tricks played" in done.stdout  # the (empty) game's report
+    assert (tmp_path / "log.jsonl").exists()
+    wrong = run_command([exe, "calibrate", "--image", str(tmp_path / "frame.png"),
+                         "--width", "640"])
+    assert wrong.returncode == 1 and "give them with --camera" in wrong.stderr

@@ -112,7 +112,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             return fail(f"cannot read the truth log '{ns.truth}': {error.strerror or error}", 2)
         except ValueError as error:
             return fail(f"cannot read the truth log '{ns.truth}': {error}", 2)
-    keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration))
+    keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration),
+                               say=lambda note: print(f"{PROG} {command}: {note}",
+                                                      file=sys.stderr, flush=True))
     models = Path(ns.models) if ns.models else MODELS
     # a clip is decoded ahead on a thread of its own, which needs a core; a camera is not
     threads = threads_beside_reading() if command == "replay" else None
@@ -148,6 +150,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     if deck is None:  # said once a deal ends with court cards never read surely
         sinks.append(DeckHint(f"{PROG} {command}"))
     log = None
+    stopped = False  # ended by an error the game cannot go on from
     try:
         if ns.speak:
             sinks.append(SpeechSink(ns.lang))
@@ -176,6 +179,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     except KeyboardInterrupt:
         print(f"{PROG} {command}: stopped", file=sys.stderr)
         result = None
+    except CalibrationError as error:  # the frames do not fit the calibration given
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        result, stopped = None, True
     finally:
         for sink in sinks:
             sink.close()
@@ -216,6 +222,6 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     if result is not None and result.frames:
         print(f"({result.frames} frames, {clock(result.frames / 30.0)} of video)",
               file=sys.stderr)
-    if stats.ended_early or (result is not None and not result.frames):
+    if stopped or stats.ended_early or (result is not None and not result.frames):
         return 1
     return 0

@@ -29,8 +29,14 @@ def run_markers(ns: argparse.Namespace) -> int:
 
 
 def _picture(ns: argparse.Namespace):  # -> np.ndarray | str (why there is none)
-    """The picture ``--image`` names, or a frame from ``--camera``."""
-    return _grab_frame(ns.camera) if ns.image is None else _read_picture(ns.image)
+    """The picture ``--image`` names, or a frame from ``--camera`` (at ``--width`` x
+    ``--height``, where the command has them and they are given)."""
+    size = (getattr(ns, "width", None), getattr(ns, "height", None))
+    if ns.image is None:
+        return _grab_frame(ns.camera, *size)
+    if size != (None, None):
+        return "--width and --height set a camera's capture size: give them with --camera"
+    return _read_picture(ns.image)
 
 
 def _read_picture(path: str):  # -> np.ndarray | str (why there is none)
@@ -46,7 +52,9 @@ def _read_picture(path: str):  # -> np.ndarray | str (why there is none)
     return f"cannot read the picture '{path}'" if image is None else image
 
 
-def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
+def _grab_frame(device: str, width: int | None = None, height: int | None = None):
+    """A frame from the camera ``device`` (asked for ``width`` x ``height`` where given), or
+    the reason there is none."""
     import cv2
 
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # we say it in one line
@@ -54,6 +62,10 @@ def _grab_frame(device: str):  # -> np.ndarray | str (the reason it failed)
     try:
         if not capture.isOpened():
             return f"cannot open camera '{device}'"
+        if width:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        if height:
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         frame = None
         for _ in range(WARM_UP_FRAMES):  # the first frames of many webcams are dark
             ok, image = capture.read()
