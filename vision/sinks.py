@@ -53,30 +53,45 @@ class ConsoleSink:
         pass
 
 
-class CardSizeNote:
-    """Says on ``err``, once the table is found, how big a card will show in the picture and
-    whether that is big enough to be read well (``vision.table.card_size_advice``), so that
-    the players can set the camera right before they play; and again whenever the table is
-    found somewhere else with another verdict (the camera moved closer or farther)."""
+class TableNote:
+    """For a live table: says on ``err`` whether the camera is set right. Once the table is
+    found: how big a card will show and whether that is big enough to be read well
+    (``vision.table.card_size_advice``), and again whenever the table is found somewhere else
+    with another verdict (the camera moved closer or farther). While no table has been found
+    for ``patience_s`` seconds: that the markers are not in view (said once)."""
 
-    def __init__(self, prefix: str, err: TextIO | None = None) -> None:
+    def __init__(self, prefix: str, err: TextIO | None = None, patience_s: float = 3.0) -> None:
         self.prefix = prefix
         self.err = err or sys.stderr
+        self.patience_s = patience_s
         self.noted: Calibration | None = None
         self.verdict: tuple | None = None
+        self.since: float | None = None  # the first frame's time
+        self.said_missing = False
 
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
-        if calibration is None or calibration is self.noted:
+        if calibration is None:
+            self.since = frame.time_s if self.since is None else self.since
+            if (self.noted is None and not self.said_missing
+                    and frame.time_s - self.since >= self.patience_s):
+                self.said_missing = True
+                self._say("no table in view yet: the four markers (printed by 'sueca-referee "
+                          "markers') must show at the play area's corners, or give "
+                          "--calibration FILE; still looking")
+            return True
+        if calibration is self.noted:
             return True
         self.noted = calibration
         sizes = calibration.card_sizes_px()
         verdict = card_size_verdict(sizes)
         if verdict != self.verdict:
             self.verdict = verdict
-            print(f"{self.prefix}: table found; {card_size_advice(sizes)}", file=self.err,
-                  flush=True)
+            self._say(f"table found; {card_size_advice(sizes)}")
         return True
+
+    def _say(self, line: str) -> None:
+        print(f"{self.prefix}: {line}", file=self.err, flush=True)
 
     def end(self, said: list[Said]) -> None:
         pass

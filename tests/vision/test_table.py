@@ -256,22 +256,30 @@ def test_card_size_advice_names_the_seats_whose_cards_show_too_small():
     assert "too small in every seat" in everywhere
 
 
-def test_live_says_once_the_table_is_found_whether_cards_show_big_enough():
+def test_live_says_whether_the_camera_shows_the_table_and_its_cards_big_enough():
     import io
 
-    from vision.sinks import CardSizeNote
+    from vision.sinks import TableNote
+    from vision.sources import Frame
 
     err = io.StringIO()
-    note = CardSizeNote("sueca-referee live", err)
+    note = TableNote("sueca-referee live", err, patience_s=3.0)
     near, far = _top_down(600), _top_down(200)
-    for calibration in (None, near, near, _top_down(610), far, far):
-        assert note.frame(None, None, calibration, None, [])
+    seen = [None] * 100 + [near, near, _top_down(610), far, far, None]  # 30 frames a second
+    for n, calibration in enumerate(seen):
+        assert note.frame(Frame(None, n, n / 30), None, calibration, None, [])
     lines = err.getvalue().splitlines()
-    # the first table, and the camera moved so far that the cards show too small; the same
-    # verdict again (a nudge) is not said twice
-    assert len(lines) == 2, lines
-    assert lines[0].startswith("sueca-referee live: table found; ") and "big enough" in lines[0]
-    assert "too small in every seat" in lines[1]
+    # no table for 3 s (said once), the first table, and the camera moved so far that the
+    # cards show too small; the same verdict again (a nudge) is not said twice
+    assert len(lines) == 3, lines
+    assert lines[0].startswith("sueca-referee live: no table in view yet: the four markers")
+    assert lines[1].startswith("sueca-referee live: table found; ") and "big enough" in lines[1]
+    assert "too small in every seat" in lines[2]
+    quick = io.StringIO()
+    note = TableNote("sueca-referee live", quick, patience_s=3.0)
+    for n, calibration in enumerate([None] * 80 + [near]):  # found within 3 s: nothing missing
+        note.frame(Frame(None, n, n / 30), None, calibration, None, [])
+    assert len(quick.getvalue().splitlines()) == 1
 
 
 def test_a_calibration_fits_pictures_of_its_shape_at_another_size():

@@ -52,7 +52,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.learning import DeckLearner
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
-    from vision.sinks import (CardSizeNote, ConsoleSink, DeckHint, SpeechSink, VideoSink,
+    from vision.sinks import (TableNote, ConsoleSink, DeckHint, SpeechSink, VideoSink,
                               WindowSink, clock, windows_can_open)
     from vision.sources import SourceError, SourceStats, camera_frames, open_source
     from vision.table import CalibrationError, CalibrationKeeper, load_calibration
@@ -145,8 +145,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     else:
         frames = camera_frames(ns.camera, ns.width, ns.height, ns.fps, stats)
     sinks = [ConsoleSink()]
-    if command == "live":  # (the camera can still be moved: say whether cards show big enough)
-        sinks.append(CardSizeNote(f"{PROG} {command}"))
+    if command == "live":  # (the camera can still be moved: say whether it is set right)
+        sinks.append(TableNote(f"{PROG} {command}"))
     if deck is None:  # said once a deal ends with court cards never read surely
         sinks.append(DeckHint(f"{PROG} {command}"))
     log = None
