@@ -328,3 +328,10 @@ def test_replay_with_a_calibration_of_another_shape_stops_with_one_line(tmp_path
     wrong = run_command([exe, "calibrate", "--image", str(tmp_path / "frame.png"),
                          "--width", "640"])
     assert wrong.returncode == 1 and "give them with --camera" in wrong.stderr
+    # a dealer edited in the file alone would be ignored: refused, naming both
+    text = (tmp_path / "square.yaml").read_text()
+    assert "\ndealer: 2\n" in text
+    (tmp_path / "dealer.yaml").write_text(text.replace("\ndealer: 2\n", "\ndealer: 3\n"))
+    other = run_command([exe, "replay", clip, "--calibration", str(tmp_path / "dealer.yaml")])
+    assert other.returncode == 2 and "Traceback" not in other.stderr
+    assert "names seat 3 as the dealer, but the config's table order has seat 2" in other.stderr

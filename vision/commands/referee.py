@@ -79,6 +79,13 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         calibration = load_calibration(ns.calibration) if ns.calibration else None
     except CalibrationError as error:
         return fail(str(error), 2)
+    if calibration is not None and calibration.dealer != rules.order.dealer:
+        # (the file names the dealer for reading; the order of play is the config's, and a
+        # dealer edited in the file alone would be ignored without a word)
+        return fail(f"'{ns.calibration}' names seat {calibration.dealer.number} as the dealer, "
+                    f"but the config's table order has seat {rules.order.dealer.number}: the "
+                    "referee follows the config (dealer, first leader, direction); set it "
+                    "there, or write the file again with 'sueca-referee calibrate'", 2)
     deck_file = ns.deck
     if ns.resume and not deck_file:  # the deck the game was refereed with, as its log says
         try:
