@@ -487,19 +487,27 @@ class CalibrationKeeper:
                              f"{size[1]}: scaled to fit (calibrate again at this size if the "
                              "seat zones look wrong)")
             return self.calibration
+        # (pictures of another size, as a folder of photos may hold, are looked at afresh)
         due = self._last_check is None or time_s - self._last_check >= self.recheck_s \
-            or self.calibration is None
+            or self.calibration is None \
+            or tuple(self.calibration.image_size) != (frame.shape[1], frame.shape[0])
+        size = (frame.shape[1], frame.shape[0])
         if due:
             self._last_check = time_s
             found = self._look_again(frame)
             if found is not None:
-                if self.calibration is None:
+                if self.calibration is None or tuple(self.calibration.image_size) != size:
                     self.calibration = found
                 elif _moved(self.calibration, found):
                     self.moves += 1
                     self.calibration = found
                 # else the table is where it was: keep the same object, so whatever was worked
                 # out from it (zone masks, the last reading) still holds
+        if self.calibration is not None and tuple(self.calibration.image_size) != size:
+            try:  # no markers in this picture of another size: the last table, if it fits
+                return self.calibration.fitted_to(size)
+            except CalibrationError:
+                return None
         return self.calibration
 
     def _look_again(self, frame: np.ndarray) -> Calibration | None:

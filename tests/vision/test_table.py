@@ -335,3 +335,23 @@ def test_replay_with_a_calibration_of_another_shape_stops_with_one_line(tmp_path
     other = run_command([exe, "replay", clip, "--calibration", str(tmp_path / "dealer.yaml")])
     assert other.returncode == 2 and "Traceback" not in other.stderr
     assert "names seat 3 as the dealer, but the config's table order has seat 2" in other.stderr
+
+
+def test_markers_are_looked_for_at_once_in_a_picture_of_another_size():
+    from vision.table import CalibrationKeeper
+
+    _, picture = table_picture()
+    keeper = CalibrationKeeper(layout=LAYOUT, recheck_s=10.0)
+    assert keeper.update(picture, 0.0).image_size == (960, 540)
+    bigger = cv2.resize(picture, (1280, 720))
+    # long before the next recheck is due: a picture of another size is another view
+    found = keeper.update(bigger, 0.1)
+    assert found.image_size == (1280, 720)
+    probe = np.array([(250.0, 250.0)])
+    small = keeper.update(picture, 0.2)
+    assert np.abs(small.to_table(found.to_image(probe) * 0.75) - probe).max() < 2.0
+    assert keeper.moves == 0  # another size is no move of the table
+    _, bare = table_picture(markers=False)  # no markers: the last table, fitted or none
+    assert keeper.update(cv2.resize(bare, (1280, 720)), 0.3).image_size == (1280, 720)
+    assert keeper.update(cv2.resize(bare, (640, 480)), 0.4) is None
+    assert keeper.update(picture, 0.5) is small
