@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.check import SURE, match_outlines, read_labels, run_check  # noqa: E402
 from vision.geometry import side_lengths  # noqa: E402
-from vision.options import at_least, model_folder  # noqa: E402
+from vision.options import at_least, model_folder, picture_size  # noqa: E402
 from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
 
 BANDS = (0, 20, 25, 30, 35, 40, 45, 50, 60, 80, 10_000)
@@ -62,16 +62,6 @@ def outcomes(task, result) -> list[tuple[float, bool, bool, bool]]:  # noqa: ANN
     return rows
 
 
-def size_pair(text: str) -> tuple[int, int]:
-    try:
-        width, height = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a size such as 1280x720") from None
-    if width < 160 or height < 90:
-        raise argparse.ArgumentTypeError(f"'{text}' is too small a picture (160x90 at least)")
-    return width, height
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1280x720,800x450,640x360,480x270",
@@ -86,7 +76,7 @@ def main() -> None:
                         help="model folder (default: models/)")
     args = parser.parse_args()
     try:
-        sizes = [size_pair(s) for s in args.sizes.split(",") if s]
+        sizes = [picture_size(s) for s in args.sizes.split(",") if s]
     except argparse.ArgumentTypeError as error:
         parser.error(str(error))
     rows: list[tuple[float, bool, bool, bool]] = []
