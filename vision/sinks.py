@@ -302,6 +302,9 @@ class SpeechSink:
 # -- the overlay -------------------------------------------------------------------------------
 
 SEAT_COLOURS = {1: (60, 180, 255), 2: (255, 160, 60), 3: (80, 220, 120), 4: (220, 90, 220)}
+# said under the status lines while no table is in view (BGR orange)
+NO_TABLE = "no table in view: the four markers must show (or give --calibration)"
+NO_TABLE_COLOUR = (0, 140, 255)
 
 
 class Overlay:
@@ -352,6 +355,9 @@ class Overlay:
         for n, line in enumerate(lines):
             _label(image, line, (int(10 * scale), int((26 + 26 * n) * scale)), 0.65 * scale,
                    (255, 255, 255))
+        if calibration is None:  # nothing can be read until the table is found
+            _label(image, NO_TABLE, (int(10 * scale), int((26 + 26 * len(lines)) * scale)),
+                   0.65 * scale, NO_TABLE_COLOUR)
         if self.banner and frame.time_s - self.banner[1] <= self.banner_s:
             text, _, colour = self.banner
             band = int(44 * scale)

@@ -228,3 +228,28 @@ def test_a_revoke_in_doubt_is_spoken_as_no_verdict():
         "segurança: sem veredicto")
     english = spoken(Said(0, 0.0, doubt), "en")
     assert english.startswith("Game over, but Player 2 may have revoked") and "won" not in english
+
+
+def test_the_overlay_says_when_no_table_is_in_view():
+    """Until the table is found nothing can be read: the window (--show) says why, in orange
+    under the status lines, and says nothing of it once the table is there."""
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from tests.vision.test_table import _top_down
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import NO_TABLE_COLOUR, Overlay
+    from vision.sources import Frame
+
+    none = CardDetections(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32),
+                          np.zeros(0, bool), [], [], np.zeros(0, np.float32))
+    table = TableReferee(RulesConfig())
+    frame = Frame(np.zeros((720, 1280, 3), np.uint8), 0, 0.0)
+    # the third line's band of the picture, left of where the zones of a table could lie
+    band = (slice(60, 90), slice(0, 600))
+    missing = Overlay().draw(frame, none, None, table, [])[band]
+    found = Overlay().draw(frame, none, _top_down(600), table, [])[band]
+    orange = np.all(missing == NO_TABLE_COLOUR, axis=2).sum()
+    assert orange > 200, orange
+    assert not np.all(found == NO_TABLE_COLOUR, axis=2).any()
