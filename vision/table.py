@@ -411,7 +411,6 @@ def marker_sheet(layout: TableLayout = TableLayout(), dpi: int = 300) -> np.ndar
     return page
 
 
-
 def card_size_verdict(sizes: dict[Seat, float]) -> tuple[list[int], list[int]]:
     """The seats (numbers) whose cards show too small to be read well (under
     ``CARD_PX_LEAST``), and those whose cards show small (under ``CARD_PX_GOOD``)."""
@@ -450,7 +449,6 @@ def _seats(numbers: list[int], of: int) -> str:
     if len(numbers) == 1:
         return f"in seat {numbers[0]}"
     return "in seats " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
-
 
 
 class CalibrationKeeper:

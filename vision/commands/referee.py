@@ -52,7 +52,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.learning import DeckLearner
     from vision.layout import LayoutError, load_layout
     from vision.session import EventLog, logged_deck, resume_from, run_session
-    from vision.sinks import (TableNote, ConsoleSink, DeckHint, SpeechSink, VideoSink,
+    from vision.sinks import (ConsoleSink, DeckHint, SpeechSink, TableNote, VideoSink,
                               WindowSink, clock, windows_can_open)
     from vision.sources import SourceError, SourceStats, camera_frames, open_source
     from vision.table import CalibrationError, CalibrationKeeper, load_calibration
