@@ -3,7 +3,7 @@ count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
                                          [--brisk] [--workers 2] [--keep DIR]
-                                         [--models DIR] [--decks [--aces]]
+                                         [--models DIR] [--decks [--aces] [--wrong-deck K]]
 
 Every fourth game has a revoke. For each game it prints whether every play, trick winner,
 announcement and the verdict matched the truth log, any false accusation, and the delay from a
@@ -14,7 +14,9 @@ court cards laid out (the first of seeds 1-10 that can be enrolled) gives the de
 ``--learn`` each game is refereed as the second deal of a session whose first deal was the
 game of the same design six seeds away in the set (another camera, table and light, so a
 harder test than a real table's next deal): the deck is learnt in play where that first deal
-ends with every card known (``vision.learning``), and the game is refereed with it.
+ends with every card known (``vision.learning``), and the game is refereed with it. With
+``--decks --wrong-deck K`` each game is shown another design's deck, K places on in the list
+of test designs: what showing the wrong deck costs.
 """
 
 from __future__ import annotations
@@ -66,10 +68,11 @@ def referee_game(job: tuple) -> dict:
     clip, truth = clip_of(job)
     detector = CardDetector(models_dir / "detector.onnx", threads=1)
     classifier = CardClassifier(models_dir / "cards.onnx", threads=1)
-    if with_deck:
+    if with_deck is not None:  # the deck shown: the game's own design's, or another's
         from vision.studio.images import enrolled_deck
 
-        classifier.deck, _, _ = enrolled_deck(faces, detector, classifier, aces=aces)
+        shown = designs[(seed + with_deck) % len(designs)]
+        classifier.deck, _, _ = enrolled_deck(shown, detector, classifier, aces=aces)
     learnt = None
     if teacher is not None:  # the first deal, of the same design: the deck learnt in it
         learner = DeckLearner(classifier)
@@ -108,6 +111,9 @@ def main() -> None:
                         help="referee each game with its design's court cards shown first")
     parser.add_argument("--aces", action="store_true",
                         help="with --decks: the aces shown too, in a picture of their own")
+    parser.add_argument("--wrong-deck", type=at_least(1), metavar="K",
+                        help="with --decks: show each game the deck of the test design K places "
+                        "on in the list (1-5), as players who show the referee another deck")
     parser.add_argument("--learn", action="store_true",
                         help="referee each game as a second deal, with the deck learnt in play "
                         "from the game of its design six seeds away (needs --games 7 or more)")
@@ -115,6 +121,8 @@ def main() -> None:
     if args.learn and (args.decks or args.games < 7):
         parser.error("--learn needs at least 7 games (a second game of each design) and no "
                      "--decks")
+    if args.wrong_deck is not None and not args.decks:
+        parser.error("--wrong-deck goes with --decks")
     width, height = args.size
     from vision.studio.facesets import face_sets
 
@@ -124,7 +132,7 @@ def main() -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models,
-                 args.decks, args.aces,
+                 (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]
         started = time.monotonic()

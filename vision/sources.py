@@ -122,6 +122,11 @@ def video_frames(path: str | Path, stats: SourceStats | None = None,
         raise SourceError(f"'{path}' holds no readable frames")
 
 
+def cannot_open(device: str | int) -> str:
+    """What to say of a camera that will not open."""
+    return f"cannot open camera '{device}' (is it plugged in, and free?)"
+
+
 def camera_frames(device: str | int, width: int | None = None, height: int | None = None,
                   fps: float | None = None, stats: SourceStats | None = None,
                   give_up_s: float = 30.0) -> Iterator[Frame]:
@@ -148,7 +153,7 @@ def camera_frames(device: str | int, width: int | None = None, height: int | Non
 
     capture = open_camera()
     if capture is None:
-        raise SourceError(f"cannot open camera '{device}' (is it plugged in, and free?)")
+        raise SourceError(cannot_open(device))
     started = time.monotonic()
     index = 0
     try:

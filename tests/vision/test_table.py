@@ -161,9 +161,12 @@ def test_calibrate_and_markers_commands(tmp_path):
     (tmp_path / "broken.png").write_bytes(b"not a picture")
     unreadable = run_command([exe, "calibrate", "--image", str(tmp_path / "broken.png")])
     assert unreadable.returncode == 1 and "cannot read the picture" in unreadable.stderr
+    camera = run_command([exe, "calibrate", "--camera", "/dev/video99", "--width", "1280"])
+    assert camera.returncode == 1
+    assert "cannot open camera '/dev/video99' (is it plugged in, and free?)" in camera.stderr
     sheet = run_command([exe, "markers", "--out", str(tmp_path / "m.png"), "--dpi", "100"])
     assert sheet.returncode == 0 and (tmp_path / "m.png").exists()
-    for result in (env_free, missing, unreadable):
+    for result in (env_free, missing, unreadable, camera):
         assert "Traceback" not in result.stderr
 
 

@@ -57,11 +57,13 @@ def _grab_frame(device: str, width: int | None = None, height: int | None = None
     the reason there is none."""
     import cv2
 
+    from vision.sources import cannot_open
+
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # we say it in one line
     capture = cv2.VideoCapture(int(device) if device.isdigit() else device)
     try:
         if not capture.isOpened():
-            return f"cannot open camera '{device}'"
+            return cannot_open(device)
         if width:
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         if height:
