@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -69,6 +69,16 @@ class SourceStats:
     expected: int | None = None
     reopened: int = 0
     notes: list[str] = field(default_factory=list)
+    # where a note is said as it happens (a live camera's user wants to know now, not at the
+    # end); without it notes are kept for the end
+    say: Callable[[str], None] | None = None
+
+    def note(self, text: str) -> None:
+        """A note for the user: said now through ``say`` if set, else kept in ``notes``."""
+        if self.say is not None:
+            self.say(text)
+        else:
+            self.notes.append(text)
 
 
 def _quiet() -> None:
@@ -117,7 +127,7 @@ def video_frames(path: str | Path, stats: SourceStats | None = None,
         capture.release()
     if count and index < count - 2:
         stats.ended_early = True
-        stats.notes.append(f"the video ends at frame {index} of {count}: truncated or damaged")
+        stats.note(f"the video ends at frame {index} of {count}: truncated or damaged")
     if index == 0:
         raise SourceError(f"'{path}' holds no readable frames")
 
@@ -160,6 +170,11 @@ def camera_frames(device: str | int, width: int | None = None, height: int | Non
         while True:
             ok, image = capture.read()
             if ok and image is not None:
+                if index == 0 and (width or height) and (
+                        image.shape[1] != (width or image.shape[1])
+                        or image.shape[0] != (height or image.shape[0])):
+                    stats.note(f"camera '{device}' gives {image.shape[1]}x{image.shape[0]} "
+                               f"pictures, not the {width or '?'}x{height or '?'} asked for")
                 stats.frames += 1
                 yield Frame(image, index, time.monotonic() - started)
                 index += 1
@@ -167,14 +182,17 @@ def camera_frames(device: str | int, width: int | None = None, height: int | Non
             capture.release()
             lost_at = time.monotonic()
             capture = None
+            if stats.say is not None:  # (kept notes say it all at the end)
+                stats.say(f"camera '{device}' was lost: opening it again (for up to "
+                          f"{give_up_s:.0f} s)")
             while capture is None and time.monotonic() - lost_at < give_up_s:
                 time.sleep(1.0)
                 capture = open_camera()
             if capture is None:
-                stats.notes.append(f"camera '{device}' was lost and did not come back")
+                stats.note(f"camera '{device}' was lost and did not come back")
                 return
             stats.reopened += 1
-            stats.notes.append(f"camera '{device}' was lost and opened again")
+            stats.note(f"camera '{device}' was lost and opened again")
     finally:
         if capture is not None:
             capture.release()
@@ -195,7 +213,7 @@ def folder_frames(folder: str | Path, fps: float = 30.0,
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             stats.unreadable += 1
-            stats.notes.append(f"skipped unreadable picture {path.name}")
+            stats.note(f"skipped unreadable picture {path.name}")
             continue
         stats.frames += 1
         yield Frame(image, index, index / fps)

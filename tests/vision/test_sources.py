@@ -291,3 +291,52 @@ def test_show_without_a_display_says_so_and_referees_on(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "--show needs a display (DISPLAY is not set); carrying on" in done.stderr
     assert "(3 frames" in done.stderr and "Game not finished" in done.stdout
+
+
+class _FakeCamera:
+    """Stands in for cv2.VideoCapture: the first one opened gives ``frames`` pictures of
+    ``size`` and is then lost; none opens after it."""
+
+    opened = 0
+
+    def __init__(self, target, size=(160, 90), frames=5) -> None:
+        _FakeCamera.opened += 1
+        self.ok = _FakeCamera.opened == 1
+        self.left, self.size = frames, size
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return self.ok
+
+    def set(self, prop, value) -> bool:
+        return True  # (asked for; this camera gives its own size all the same)
+
+    def read(self):
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, np.zeros((self.size[1], self.size[0], 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_camera_says_at_once_what_a_user_must_know_and_keeps_it_otherwise(monkeypatch):
+    """A camera that gives another picture size than the one asked for, or is lost, is said
+    at once where the stats have somewhere to say it (live), else kept for the end."""
+    import vision.sources as sources
+
+    monkeypatch.setattr(sources.cv2, "VideoCapture", _FakeCamera)
+    monkeypatch.setattr(sources.time, "sleep", lambda s: None)
+    _FakeCamera.opened = 0
+    heard: list[str] = []
+    stats = SourceStats(say=heard.append)
+    frames = list(camera_frames("0", 320, 180, stats=stats, give_up_s=0.05))
+    assert len(frames) == 5
+    assert heard[0] == "camera '0' gives 160x90 pictures, not the 320x180 asked for"
+    assert heard[1] == "camera '0' was lost: opening it again (for up to 0 s)"
+    assert heard[2] == "camera '0' was lost and did not come back"
+    assert not stats.notes  # all said already
+    _FakeCamera.opened = 0
+    kept = SourceStats()
+    list(camera_frames("0", 160, 90, stats=kept, give_up_s=0.05))
+    assert kept.notes == ["camera '0' was lost and did not come back"]  # the size asked for

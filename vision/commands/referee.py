@@ -146,7 +146,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         score = table.state()["score"]
         print(f"resumed from {ns.resume}: deal {table.deal}, {table.tricks_done} tricks, score "
               f"{score[0]} | {score[1]}", file=sys.stderr)
-    stats = SourceStats()
+    # (a live camera's notes, such as one lost and opened again, are said as they happen)
+    stats = SourceStats(say=(lambda note: print(f"{PROG} {command}: {note}", file=sys.stderr,
+                                                flush=True)) if command == "live" else None)
     if command == "replay":
         frames = open_source(ns.clip, stats)
     else:
