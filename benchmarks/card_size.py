@@ -12,7 +12,9 @@ how many were found whole, read right, and read right surely (at or above the tr
 what a game takes as a play). Only pictures whose markers were found count (the table's
 calibration is what ``sueca-referee calibrate`` reports card sizes from). The camera is
 random in every picture (height, tilt, lens), so each picture size gives a spread of card
-sizes. Prints one row a band of sizes; with ``--keep`` the pictures are kept there.
+sizes. Prints one row a band of sizes; with ``--keep`` the pictures are kept there. With
+``--labels CSV`` the cards of a labelled set already made are told by size instead (its
+calibrated pictures only), such as the hard set ``benchmarks/recognition.py --keep`` keeps.
 """
 
 from __future__ import annotations
@@ -74,31 +76,39 @@ def main() -> None:
     parser.add_argument("--workers", type=at_least(1), default=2)
     parser.add_argument("--models", type=model_folder, default=None,
                         help="model folder (default: models/)")
+    parser.add_argument("--labels", metavar="CSV", action="append",
+                        help="tell the cards of this labelled set (the studio's labels, with "
+                        "positions) by size, instead of rendering pictures; may be given again")
     args = parser.parse_args()
     try:
         sizes = [picture_size(s) for s in args.sizes.split(",") if s]
     except argparse.ArgumentTypeError as error:
         parser.error(str(error))
     rows: list[tuple[float, bool, bool, bool]] = []
+
+    def tell(labels: Path, name: str) -> None:
+        tasks, _ = read_labels(labels)
+        before = len(rows)
+        run_check(tasks, True, False, args.workers, args.models,
+                  on_result=lambda task, result: rows.extend(outcomes(task, result)))
+        print(f"{name}: {len(rows) - before} cards whole in calibrated pictures", flush=True)
+
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(args.keep) if args.keep else Path(scratch)
-        for width, height in sizes:
+        for labels in args.labels or []:
+            tell(Path(labels), labels)
+        for width, height in [] if args.labels else sizes:
             folder = base / f"{width}x{height}"
-            labels = folder / "labels.csv"
-            if not labels.exists():
+            if not (folder / "labels.csv").exists():
                 write_image_set(folder, ImageSetSettings(
                     count=args.count, seed=args.seed, designs=args.designs,
                     difficulty="normal", kind="table", width=width, height=height,
                     markers=1.0), workers=args.workers)
-            tasks, _ = read_labels(labels)
-            before = len(rows)
-            run_check(tasks, True, False, args.workers, args.models,
-                      on_result=lambda task, result: rows.extend(outcomes(task, result)))
-            print(f"{width}x{height}: {len(rows) - before} cards whole in calibrated pictures",
-                  flush=True)
+            tell(folder / "labels.csv", f"{width}x{height}")
     table = np.array(rows, float).reshape(-1, 4)
-    print(f"\n{args.designs} designs, normal difficulty, markers on the table; a card's short "
-          "side in picture pixels:")
+    what = ", ".join(args.labels) if args.labels else \
+        f"{args.designs} designs, normal difficulty, markers on the table"
+    print(f"\n{what}; a card's short side in picture pixels:")
     print(f"{'short side':>12} {'cards':>6} {'found whole':>12} {'read right':>11} "
           f"{'read surely':>12}")
     for low, high in zip(BANDS, BANDS[1:]):
