@@ -396,10 +396,14 @@ class VideoSink:
     """``--out annotated.mp4``: the video with the overlay. The video does not stop on the
     last frame while a banner is up (the verdict, said as the last trick lands, or once the
     frames have run out): the last frame is held until the banner has been shown its time,
-    with what was said at the end drawn on it."""
+    with what was said at the end drawn on it. ``paced`` (a live camera, whose frames come
+    when they come): each frame is written as many times as keeps the video's clock with the
+    frames' own (``Frame.time_s``), none where frames come faster than ``fps``, so that the
+    video plays in real time; a clip's frames are written once each, at its own rate."""
 
-    def __init__(self, path: Path, fps: float = 30.0) -> None:
-        self.path, self.fps = path, fps
+    def __init__(self, path: Path, fps: float = 30.0, paced: bool = False) -> None:
+        self.path, self.fps, self.paced = path, fps, paced
+        self.written = 0  # frames written to the video
         self.writer: cv2.VideoWriter | None = None
         self.overlay = Overlay()
         # the last frame and what it was drawn with, to hold it at the end
@@ -408,7 +412,13 @@ class VideoSink:
 
     def frame(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
               table: TableReferee, said: list[Said]) -> bool:
-        self._write(self.overlay.draw(frame, detections, calibration, table, said))
+        image = self.overlay.draw(frame, detections, calibration, table, said)
+        times = 1
+        if self.paced:  # as many as bring the video's clock up to the frame's time (a banner
+            # drawn on a frame not written still shows on the next ones)
+            times = max(int(frame.time_s * self.fps) + 1 - self.written, 0)
+        for _ in range(times):
+            self._write(image)
         self.last = (frame, detections, calibration, table)
         return True
 
@@ -424,6 +434,7 @@ class VideoSink:
             if not self.writer.isOpened():
                 raise OSError(f"cannot write video '{self.path}'")
         self.writer.write(image)
+        self.written += 1
 
     def _hold(self) -> None:
         """The last frame again, with what was said at the end, for as long as the banner

@@ -253,3 +253,30 @@ def test_the_overlay_says_when_no_table_is_in_view():
     orange = np.all(missing == NO_TABLE_COLOUR, axis=2).sum()
     assert orange > 200, orange
     assert not np.all(found == NO_TABLE_COLOUR, axis=2).any()
+
+
+def test_a_live_video_keeps_the_cameras_clock(tmp_path):
+    """A camera's frames come when they come (here 10 a second, then 60): the annotated video
+    (30 fps) writes each as often as keeps the video's time with the frames' own, so a minute
+    of play is a minute of video; a clip's frames are written once each."""
+    import cv2
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import VideoSink
+    from vision.sources import Frame
+
+    none = CardDetections(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32),
+                          np.zeros(0, bool), [], [], np.zeros(0, np.float32))
+    table = TableReferee(RulesConfig())
+    times = [n / 10 for n in range(20)] + [2 + n / 60 for n in range(1, 121)]  # 2 s, then 2 s
+    for paced, expected in ((True, range(118, 124)), (False, range(140, 141))):
+        path = tmp_path / f"{paced}.mp4"
+        sink = VideoSink(path, paced=paced)
+        for n, t in enumerate(times):
+            sink.frame(Frame(np.zeros((90, 160, 3), np.uint8), n, t), none, None, table, [])
+        sink.close()
+        count = int(cv2.VideoCapture(str(path)).get(cv2.CAP_PROP_FRAME_COUNT))
+        assert count in expected, (paced, count)  # paced: 4 s of video at 30 fps

@@ -164,7 +164,8 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         if ns.speak:
             sinks.append(SpeechSink(ns.lang))
         if ns.out:
-            sinks.append(VideoSink(Path(ns.out)))
+            # (a camera's frames come when they come: the video keeps their own clock)
+            sinks.append(VideoSink(Path(ns.out), paced=command == "live"))
         if ns.show and not windows_can_open():
             print(f"{PROG} {command}: --show needs a display (DISPLAY is not set); carrying on "
                   "without the window (--out annotated.mp4 keeps the same view)", file=sys.stderr)
