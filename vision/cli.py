@@ -146,10 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "click the play area's four corners in a window (clockwise from the "
                     "top-left, seat 1's side at the bottom), or give them with --corners.")
     _add_picture_source(calibrate, "a picture of the table")
-    calibrate.add_argument("--width", type=at_least(1),
-                           help="with --camera: capture width (calibrate at the size 'live' "
-                                "will use)")
-    calibrate.add_argument("--height", type=at_least(1), help="with --camera: capture height")
+    _add_capture_size(calibrate, "calibrate at the size 'live' will use")
     calibrate.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
                            help="the play area's corners in the picture, clockwise from the "
                                 "top-left (instead of markers or clicking)")
@@ -177,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "of the four aces in a row, clubs to spades (a deck's aces drawn "
                              "its own way are then read by their likeness too)")
     source.add_argument("--camera", metavar="INDEX|DEVICE", help="take it from a camera")
+    _add_capture_size(deck, "court cards shown bigger are cut out sharper")
     deck.add_argument("--aces", action="store_true",
                       help="with --camera: once the court cards are taken, wait for the four "
                            "aces laid in a row too")
@@ -247,6 +245,14 @@ def _add_picture_source(command: argparse.ArgumentParser, what: str) -> None:
     source = command.add_mutually_exclusive_group(required=True)
     source.add_argument("--image", metavar="FILE", help=what)
     source.add_argument("--camera", metavar="INDEX|DEVICE", help="take a frame from a camera")
+
+
+def _add_capture_size(command: argparse.ArgumentParser, why: str) -> None:
+    """``--width`` and ``--height``: the picture size to ask the camera for, with
+    ``--camera`` (``why``: said in the width's help)."""
+    command.add_argument("--width", type=at_least(1),
+                         help=f"with --camera: capture width ({why})")
+    command.add_argument("--height", type=at_least(1), help="with --camera: capture height")
 
 
 def _add_render_options(command: argparse.ArgumentParser) -> None:

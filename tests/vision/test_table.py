@@ -328,9 +328,12 @@ def test_replay_with_a_calibration_of_another_shape_stops_with_one_line(tmp_path
     assert "made on 720x540 pictures, but these are 1280x720" in done.stderr
     assert "Game not finished: 0 tricks played" in done.stdout  # the (empty) game's report
     assert (tmp_path / "log.jsonl").exists()
-    wrong = run_command([exe, "calibrate", "--image", str(tmp_path / "frame.png"),
-                         "--width", "640"])
-    assert wrong.returncode == 1 and "give them with --camera" in wrong.stderr
+    for command in (["calibrate", "--image", str(tmp_path / "frame.png")],
+                    ["deck", "--image", str(tmp_path / "frame.png"), "--out",
+                     str(tmp_path / "d.npz")]):
+        wrong = run_command([exe, *command, "--width", "640"])
+        assert wrong.returncode == 2 and "give them with --camera" in wrong.stderr, command
+        assert not (tmp_path / "d.npz").exists()
     # a dealer edited in the file alone would be ignored: refused, naming both
     text = (tmp_path / "square.yaml").read_text()
     assert "\ndealer: 2\n" in text

@@ -30,13 +30,20 @@ def run_markers(ns: argparse.Namespace) -> int:
 
 def _picture(ns: argparse.Namespace):  # -> np.ndarray | str (why there is none)
     """The picture ``--image`` names, or a frame from ``--camera`` (at ``--width`` x
-    ``--height``, where the command has them and they are given)."""
-    size = (getattr(ns, "width", None), getattr(ns, "height", None))
+    ``--height``, where given)."""
     if ns.image is None:
-        return _grab_frame(ns.camera, *size)
-    if size != (None, None):
-        return "--width and --height set a camera's capture size: give them with --camera"
+        return _grab_frame(ns.camera, ns.width, ns.height)
     return _read_picture(ns.image)
+
+
+def _size_without_camera(ns: argparse.Namespace, command: str) -> bool:
+    """Whether ``--width`` or ``--height`` was given with pictures rather than a camera (said,
+    as the usage error it is)."""
+    if ns.image is not None and (ns.width or ns.height):
+        print(f"{PROG} {command}: --width and --height set a camera's capture size: give them "
+              "with --camera", file=sys.stderr)
+        return True
+    return False
 
 
 def _read_picture(path: str):  # -> np.ndarray | str (why there is none)
@@ -126,6 +133,8 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 2
+    if _size_without_camera(ns, command):
+        return 2
     image = _picture(ns)
     if isinstance(image, str):
         print(f"{PROG} {command}: {image}", file=sys.stderr)
@@ -178,6 +187,8 @@ def run_deck(ns: argparse.Namespace) -> int:
         print(f"{PROG} {command}: --aces goes with --camera; with --image give the aces' "
               "picture after the court cards'", file=sys.stderr)
         return 2
+    if _size_without_camera(ns, command):
+        return 2
     pictures = []
     for path in ns.image or []:
         image = _read_picture(path)
@@ -193,13 +204,15 @@ def run_deck(ns: argparse.Namespace) -> int:
         detector = CardDetector(models / "detector.onnx")
         classifier = CardClassifier(models / "cards.onnx")
         if ns.image is None:
-            deck = _enrol_from_camera(ns.camera, ns.wait, detector, classifier, "court cards")
+            size = (ns.width, ns.height)
+            deck = _enrol_from_camera(ns.camera, ns.wait, detector, classifier, "court cards",
+                                      size)
             if ns.aces:
                 print("court cards taken; now lay the four aces in a row, clubs, diamonds, "
                       "hearts, spades from left to right", file=sys.stderr, flush=True)
                 try:
                     deck = deck.joined(_enrol_from_camera(ns.camera, ns.wait, detector,
-                                                          classifier, "aces"))
+                                                          classifier, "aces", size))
                 except NothingToKeep as nothing:
                     notes.append(str(nothing))
         else:
@@ -236,14 +249,16 @@ def run_deck(ns: argparse.Namespace) -> int:
 
 
 def _enrol_from_camera(device: str, wait_s: float, detector, classifier,  # noqa: ANN001
-                       wanted: str):  # noqa: ANN202
+                       wanted: str,
+                       size: tuple[int | None, int | None] = (None, None)):  # noqa: ANN202
     """The deck shown to the camera ``device`` (an index, a device, or a video file or a folder
     of pictures standing in for one): its pictures are looked at one after another, the newest
     each time, until one can be enrolled or ``wait_s`` seconds have gone by; meanwhile each new
     reason a picture is refused is said on stderr, so the players can set the cards right.
     ``wanted``: "court cards" (the court cards laid out) or "aces" (the four aces in a row;
-    ``NothingToKeep`` where they all read surely as they are). Raises
-    ``DeckError`` with the last reason when none could be."""
+    ``NothingToKeep`` where they all read surely as they are). ``size``: the picture size
+    (width, height) to ask a camera for, where given. Raises ``DeckError`` with the last reason
+    when none could be."""
     import time
 
     from vision.deck import ACES, DeckError, NothingToKeep, enrol
@@ -253,7 +268,7 @@ def _enrol_from_camera(device: str, wait_s: float, detector, classifier,  # noqa
     started = time.monotonic()
     said = why = None
     try:
-        for frame in open_source(device, stats):
+        for frame in open_source(device, stats, *size):
             if frame.index < WARM_UP_FRAMES:  # the first frames of many webcams are dark
                 continue
             try:
