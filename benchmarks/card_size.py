@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.check import SURE, match_outlines, read_labels, run_check  # noqa: E402
-from vision.geometry import side_lengths  # noqa: E402
+from vision.geometry import side_pairs  # noqa: E402
 from vision.options import at_least, model_folder, picture_size  # noqa: E402
 from vision.studio.images import ImageSetSettings, write_image_set  # noqa: E402
 
@@ -40,8 +40,7 @@ BANDS = (0, 20, 25, 30, 35, 40, 45, 50, 60, 80, 10_000)
 def short_side(quad: np.ndarray) -> float:
     """A card outline's short side in pixels: the shorter of its two pairs of opposite sides,
     each pair's mean (a card seen in perspective has sides of unequal length)."""
-    sides = side_lengths(np.asarray(quad, float))[0]
-    return float(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return float(side_pairs(quad).min() / 2)
 
 
 def outcomes(task, result) -> list[tuple[float, bool, bool, bool]]:  # noqa: ANN001

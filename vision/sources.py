@@ -170,11 +170,11 @@ def camera_frames(device: str | int, width: int | None = None, height: int | Non
         while True:
             ok, image = capture.read()
             if ok and image is not None:
-                if index == 0 and (width or height) and (
-                        image.shape[1] != (width or image.shape[1])
-                        or image.shape[0] != (height or image.shape[0])):
-                    stats.note(f"camera '{device}' gives {image.shape[1]}x{image.shape[0]} "
-                               f"pictures, not the {width or '?'}x{height or '?'} asked for")
+                if index == 0:  # (the size asked for, where not given, is the one it gives)
+                    got = (image.shape[1], image.shape[0])
+                    if (width or got[0], height or got[1]) != got:
+                        stats.note(f"camera '{device}' gives {got[0]}x{got[1]} pictures, not "
+                                   f"the {width or '?'}x{height or '?'} asked for")
                 stats.frames += 1
                 yield Frame(image, index, time.monotonic() - started)
                 index += 1

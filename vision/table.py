@@ -27,6 +27,7 @@ import numpy as np
 
 from referee.seats import Seat
 
+from .geometry import side_pairs
 from .layout import CARD_MM, LayoutError, TableLayout, layout_from_mapping
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -144,13 +145,9 @@ class Calibration:
         sizes = {}
         for zone in self.layout.zones():
             cx, cy = zone.centre
-            seen = []
-            for w, h in ((short, long), (long, short)):
-                card = np.array([(-w, -h), (w, -h), (w, h), (-w, h)]) / 2 + (cx, cy)
-                corners = self.to_image(card)
-                sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
-                seen.append(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-            sizes[zone.seat] = float(min(seen))
+            both_ways = [self.to_image(np.array([(-w, -h), (w, -h), (w, h), (-w, h)]) / 2
+                                       + (cx, cy)) for w, h in ((short, long), (long, short))]
+            sizes[zone.seat] = float(side_pairs(np.array(both_ways)).min() / 2)
         return sizes
 
     def area_outline(self) -> np.ndarray:
