@@ -17,7 +17,8 @@ On a table the markers show, a card the detector sees only in part (a hand over 
 picture's edge through it) is never read. In a plain photograph (no markers) it is read too,
 and counts only when the classifier is at least ``PHOTO_MIN_CONFIDENCE`` sure. An outline
 lying mostly inside a larger one there is a part of a card, not a card, and is never read
-(``vision.geometry.nested``).
+(``vision.geometry.nested``); nor is one that stops at another card's edge, a card half under
+it (``vision.geometry.cut_across``).
 
 With ``crops=True`` every image is one card already cut out and upright: it is classified as a
 whole. Without a labels file, a folder of images just gets its detections listed.
@@ -39,7 +40,7 @@ import numpy as np
 
 from .cardclasses import BACK, CLASSES, is_court
 from .detections import CardDetections
-from .geometry import common_area, nested
+from .geometry import common_area, cut_across, nested
 from .progress import Progress
 from .track import TrackerSettings
 
@@ -234,7 +235,7 @@ def _process(task: ImageTask) -> dict[str, Any]:
                                           _state["detector"])
     usable = detections.whole & ~(partial & (detections.confidence < PHOTO_MIN_CONFIDENCE))
     if calibration is None:  # (on a table, an outline is squared up to a card's size)
-        usable &= ~nested(detections.quads, usable)
+        usable &= ~(nested(detections.quads, usable) | cut_across(detections.quads, usable))
     found = []
     for i in range(len(detections)):
         seat = detections.seats[i]

@@ -21,7 +21,9 @@ size on the table, and the card gets the seat whose zone holds its centre; a reg
 one whole card there (cards over one another, a card and a hand) is searched for a card lying
 on top of it that shows all four edges (``vision.stacks``); one found with a side that does not
 show clearly is marked ``back_on_top`` and counts as whole only if the classifier reads it
-surely as a card back.
+surely as a card back. An outline that stops at the edge of a card seen whole, a side of it
+lying along a stretch of that card's side, is a card half under it, and is not whole either
+(``vision.geometry.cut_across``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import numpy as np
 from referee.seats import Seat
 
 from .detections import CardDetections
-from .geometry import edge_hides_part, portrait_orders, runs_off, side_lengths, slanted
+from .geometry import cut_across, edge_hides_part, portrait_orders, runs_off, side_lengths, slanted
 from .layout import CARD_MM, TableLayout
 from .models import MODELS, load_session
 from .outlines import (SNAP_REACH, Grey, back_on_the_edge, card_shaped, cards_shaped,
@@ -229,8 +231,9 @@ class CardDetector:
         q = portrait_orders(refined, None if calibration is None
                             else calibration.to_table_matrix).astype(np.float32)
         inside = ~edge_hides_part(refined, frame.shape[1], frame.shape[0])
-        found = CardDetections(q, np.array(scores, np.float32),
-                               np.array(whole, bool) & shaped & inside,
+        seen = np.array(whole, bool) & shaped & inside
+        seen &= ~cut_across(q, seen)  # a card half under another
+        found = CardDetections(q, np.array(scores, np.float32), seen,
                                [None] * len(q), [None] * len(q), np.zeros(len(q), np.float32),
                                on_top & shaped & inside, from_core=snapped_cores(gray, cores),
                                slanted=None if calibration is not None else slanted(q))

@@ -86,6 +86,67 @@ def nested(quads: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
+# A card half under another shows as an outline one of whose sides is a stretch of the top
+# card's side: the top card's edge cuts it across. (The studio draws such a card in a few
+# pictures: an eight of diamonds under a seven of spades, read from the six pips that show as
+# the six at 0.98; a three of diamonds cut to two pips, read as the two at 1.00.) Its side
+# must run along the other's within this angle, lie this near its line (a share of the
+# other outline's mean side), and fall within its length, give or take this share of it; the
+# two outlines share at most this share of the smaller (so they lie on either side of it).
+CUT_ANGLE_DEG = 8.0
+CUT_NEAR = 0.05
+CUT_SPAN_SLACK = 0.05
+CUT_OVERLAP = 0.15
+
+
+def cut_across(quads: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+    """Whether each outline of ``quads`` (N, 4, 2) has a side lying along a stretch of a side
+    of another of them (one of ``among``, a mask, if given), the two on either side of it:
+    a card the other lies over, cut across by its edge (``CUT_ANGLE_DEG``, ``CUT_NEAR``,
+    ``CUT_SPAN_SLACK``, ``CUT_OVERLAP``). Two cards laid exactly side by side, their sides the
+    same length, are both so; a card whose side runs past the other's end is not."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    among = np.ones(len(quads), bool) if among is None else np.asarray(among, bool)
+    out = np.zeros(len(quads), bool)
+    if len(quads) < 2 or not among.any():
+        return out
+    sides = side_lengths(quads)
+    reach = CUT_NEAR * sides.mean(axis=1)
+    low, high = quads.min(axis=1), quads.max(axis=1)
+    cos_least = np.cos(np.deg2rad(CUT_ANGLE_DEG))
+    # (only outlines whose boxes come within reach of one another are looked at closely)
+    close = ~((low[:, None] > high[None, :] + reach[None, :, None]).any(axis=2)
+              | (low[None, :] > high[:, None] + reach[None, :, None]).any(axis=2))
+    for i, j in zip(*np.nonzero(close & among[None, :] & ~np.eye(len(quads), dtype=bool))):
+        if out[i]:
+            continue
+        if _cut_by(quads[i], quads[j], sides[j], reach[j], cos_least):
+            area = min(abs(cv2.contourArea(quads[i].astype(np.float32))),
+                       abs(cv2.contourArea(quads[j].astype(np.float32))))
+            out[i] = area > 0 and common_area(quads[i], quads[j]) <= CUT_OVERLAP * area
+    return out
+
+
+def _cut_by(quad: np.ndarray, other: np.ndarray, other_sides: np.ndarray, reach: float,
+            cos_least: float) -> bool:
+    """Whether a side of ``quad`` lies along a stretch of a side of ``other`` (its lengths
+    ``other_sides``); ``cut_across`` sees that the two do not overlap."""
+    starts, ends = quad, np.roll(quad, -1, axis=0)  # (4, 2): side k from corner k to k + 1
+    along = (np.roll(other, -1, axis=0) - other) / np.maximum(other_sides, 1e-9)[:, None]
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    run = ends - starts
+    lengths = np.linalg.norm(run, axis=1)
+    # [k, t]: side k of quad against side t of other
+    parallel = np.abs(run @ along.T) >= cos_least * np.maximum(lengths, 1e-9)[:, None]
+    a = np.einsum("ktd,td->kt", starts[:, None] - other[None], along)
+    b = np.einsum("ktd,td->kt", ends[:, None] - other[None], along)
+    near = (np.abs(np.einsum("ktd,td->kt", starts[:, None] - other[None], normal)) <= reach) & (
+        np.abs(np.einsum("ktd,td->kt", ends[:, None] - other[None], normal)) <= reach)
+    slack = CUT_SPAN_SLACK * other_sides[None, :]
+    within = (np.minimum(a, b) >= -slack) & (np.maximum(a, b) <= other_sides[None, :] + slack)
+    return bool((parallel & near & within & (lengths[:, None] >= 1)).any())
+
+
 def slanted(quads: np.ndarray) -> np.ndarray:
     """Whether each outline of ``quads`` (N, 4, 2) on a picture may show a card slantwise
     enough that its long sides look the shorter (``MAYBE_SLANTED``), or from so close by

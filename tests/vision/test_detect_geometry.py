@@ -13,7 +13,8 @@ from vision.outlines import (CORE_SHARE, CUT_PARALLEL, CUT_SQUARE, _cut_by_the_e
                              cards_shaped, core_outline, fit_on_table, fit_quad, quad_around,
                              refine_quads, refined_twice, region_outline, snapped_cores)
 from vision.partial import joined_ends, past_the_edge, past_the_edge_guesses
-from vision.geometry import edge_hides_part, nested, portrait_order, portrait_orders, slanted
+from vision.geometry import (cut_across, edge_hides_part, nested, portrait_order, portrait_orders,
+                             slanted)
 from vision.layout import CARD_MM
 from vision.table import from_corners
 
@@ -569,6 +570,41 @@ def test_a_card_whose_one_corner_clips_the_pictures_edge_is_seen_whole():
 def _card(x: float, y: float, scale: float = 1.0) -> np.ndarray:
     return np.array([[x, y], [x + 63 * scale, y], [x + 63 * scale, y + 88 * scale],
                      [x, y + 88 * scale]], np.float32)
+
+
+def test_an_outline_cut_across_by_another_cards_edge_is_a_card_half_under_it():
+    top = _card(100, 100)
+    # a card under it, its lower part hidden: its outline stops at the top card's upper edge
+    under = np.array([[110, 40], [160, 40], [160, 100], [110, 100]], np.float32)
+    beside = _card(200, 100)  # a card of its own on the table, well apart
+    assert cut_across(np.stack([top, under, beside])).tolist() == [False, True, False]
+    # the same at any turn, and with the outline a few pixels off the edge
+    for degrees in (17, 90, 143):
+        quads = np.stack([_turned(top, degrees), _turned(under + [0, -3], degrees)])
+        assert cut_across(quads).tolist() == [False, True], degrees
+    # only a card asked about may cut another (here the top card is not)
+    assert not cut_across(np.stack([top, under]), np.array([False, True])).any()
+    # two cards laid exactly end to end: either may lie under the other
+    assert cut_across(np.stack([top, top + [0, 88]])).tolist() == [True, True]
+    # a card whose side runs past the other's ends is not cut by it; nor is one that crosses
+    # the line (cards fanned over one another), nor one at a slant to it, nor one farther off,
+    # nor a part of the top card along its edge (``nested`` sees to those)
+    wide = np.array([[80, 40], [180, 40], [180, 100], [80, 100]], np.float32)
+    over = under + [0, 20]
+    slant = np.array([[110, 40], [160, 40], [160, 92], [110, 100]], np.float32)
+    off = under + [0, -10]
+    inside = np.array([[110, 100], [160, 100], [160, 150], [110, 150]], np.float32)
+    for quad in (wide, over, slant, off, inside):
+        assert cut_across(np.stack([top, quad])).tolist()[1] is False, quad.tolist()
+    # two outlines of real close-ups (the studio's test designs): an eight of diamonds under
+    # a seven of spades, and a three of diamonds under a four of spades, both stopping at the
+    # top card's edge (each was read as another card at 0.98 or more)
+    eight = np.array([[929, 105], [1094, 309], [831, 431], [559, 256]], np.float32)
+    seven = np.array([[291, 432], [497, 219], [861, 427], [688, 700]], np.float32)
+    assert cut_across(np.stack([eight, seven])).tolist() == [True, False]
+    three = np.array([[639, 464], [861, 396], [975, 605], [760, 715]], np.float32)
+    four = np.array([[799, 188], [864, 400], [641, 469], [576, 257]], np.float32)
+    assert cut_across(np.stack([three, four]))[0]
 
 
 def test_an_outline_lying_inside_a_larger_one_is_a_part_of_a_card_not_a_card():
