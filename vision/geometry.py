@@ -138,10 +138,11 @@ def _cut_by(quad: np.ndarray, other: np.ndarray, other_sides: np.ndarray, reach:
     lengths = np.linalg.norm(run, axis=1)
     # [k, t]: side k of quad against side t of other
     parallel = np.abs(run @ along.T) >= cos_least * np.maximum(lengths, 1e-9)[:, None]
-    a = np.einsum("ktd,td->kt", starts[:, None] - other[None], along)
-    b = np.einsum("ktd,td->kt", ends[:, None] - other[None], along)
-    near = (np.abs(np.einsum("ktd,td->kt", starts[:, None] - other[None], normal)) <= reach) & (
-        np.abs(np.einsum("ktd,td->kt", ends[:, None] - other[None], normal)) <= reach)
+    from_start, from_end = starts[:, None] - other[None], ends[:, None] - other[None]
+    a = np.einsum("ktd,td->kt", from_start, along)  # where the side's ends lie along t
+    b = np.einsum("ktd,td->kt", from_end, along)
+    near = (np.abs(np.einsum("ktd,td->kt", from_start, normal)) <= reach) & (
+        np.abs(np.einsum("ktd,td->kt", from_end, normal)) <= reach)
     slack = CUT_SPAN_SLACK * other_sides[None, :]
     within = (np.minimum(a, b) >= -slack) & (np.maximum(a, b) <= other_sides[None, :] + slack)
     return bool((parallel & near & within & (lengths[:, None] >= 1)).any())
