@@ -120,22 +120,22 @@ def cut_across(quads: np.ndarray, among: np.ndarray | None = None) -> np.ndarray
     for i, j in zip(*np.nonzero(close & among[None, :] & ~np.eye(len(quads), dtype=bool))):
         if out[i]:
             continue
-        if _cut_by(quads[i], quads[j], sides[j], reach[j], cos_least):
+        if _cut_by(quads[i], sides[i], quads[j], sides[j], reach[j], cos_least):
             area = min(abs(cv2.contourArea(quads[i].astype(np.float32))),
                        abs(cv2.contourArea(quads[j].astype(np.float32))))
             out[i] = area > 0 and common_area(quads[i], quads[j]) <= CUT_OVERLAP * area
     return out
 
 
-def _cut_by(quad: np.ndarray, other: np.ndarray, other_sides: np.ndarray, reach: float,
-            cos_least: float) -> bool:
-    """Whether a side of ``quad`` lies along a stretch of a side of ``other`` (its lengths
-    ``other_sides``); ``cut_across`` sees that the two do not overlap."""
+def _cut_by(quad: np.ndarray, lengths: np.ndarray, other: np.ndarray, other_sides: np.ndarray,
+            reach: float, cos_least: float) -> bool:
+    """Whether a side of ``quad`` (its sides' lengths ``lengths``, as ``side_lengths`` gives
+    them) lies along a stretch of a side of ``other`` (its lengths ``other_sides``);
+    ``cut_across`` sees that the two do not overlap."""
     starts, ends = quad, np.roll(quad, -1, axis=0)  # (4, 2): side k from corner k to k + 1
     along = (np.roll(other, -1, axis=0) - other) / np.maximum(other_sides, 1e-9)[:, None]
     normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
     run = ends - starts
-    lengths = np.linalg.norm(run, axis=1)
     # [k, t]: side k of quad against side t of other
     parallel = np.abs(run @ along.T) >= cos_least * np.maximum(lengths, 1e-9)[:, None]
     from_start, from_end = starts[:, None] - other[None], ends[:, None] - other[None]

@@ -471,8 +471,8 @@ class CalibrationKeeper:
         """The calibration to use for ``frame`` (None while the table has never been found).
         A fixed calibration made at another picture size is scaled to the frame's, said once
         through ``say``; one of another shape raises ``CalibrationError``."""
+        size = (frame.shape[1], frame.shape[0])
         if self.fixed and self.calibration is not None:
-            size = (frame.shape[1], frame.shape[0])
             if size != tuple(self.calibration.image_size):
                 before = self.calibration.image_size
                 self.calibration = self.calibration.fitted_to(size)
@@ -483,15 +483,12 @@ class CalibrationKeeper:
                              "seat zones look wrong)")
             return self.calibration
         # (pictures of another size, as a folder of photos may hold, are looked at afresh)
-        due = self._last_check is None or time_s - self._last_check >= self.recheck_s \
-            or self.calibration is None \
-            or tuple(self.calibration.image_size) != (frame.shape[1], frame.shape[0])
-        size = (frame.shape[1], frame.shape[0])
-        if due:
+        fits = self.calibration is not None and tuple(self.calibration.image_size) == size
+        if not fits or self._last_check is None or time_s - self._last_check >= self.recheck_s:
             self._last_check = time_s
             found = self._look_again(frame)
             if found is not None:
-                if self.calibration is None or tuple(self.calibration.image_size) != size:
+                if not fits:
                     self.calibration = found
                 elif _moved(self.calibration, found):
                     self.moves += 1

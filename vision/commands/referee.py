@@ -58,8 +58,11 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
     from vision.table import CalibrationError, CalibrationKeeper, load_calibration
     from vision.track import Tracker
 
+    def say(note: str) -> None:  # (a note on stderr as it happens)
+        print(f"{PROG} {command}: {note}", file=sys.stderr, flush=True)
+
     def fail(message: str, status: int = 1) -> int:
-        print(f"{PROG} {command}: {message}", file=sys.stderr)
+        say(message)
         return status
 
     try:
@@ -120,8 +123,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         except ValueError as error:
             return fail(f"cannot read the truth log '{ns.truth}': {error}", 2)
     keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration),
-                               say=lambda note: print(f"{PROG} {command}: {note}",
-                                                      file=sys.stderr, flush=True))
+                               say=say)
     models = Path(ns.models) if ns.models else MODELS
     # a clip is decoded ahead on a thread of its own, which needs a core; a camera is not
     threads = threads_beside_reading() if command == "replay" else None
@@ -147,8 +149,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         print(f"resumed from {ns.resume}: deal {table.deal}, {table.tricks_done} tricks, score "
               f"{score[0]} | {score[1]}", file=sys.stderr)
     # (a live camera's notes, such as one lost and opened again, are said as they happen)
-    stats = SourceStats(say=(lambda note: print(f"{PROG} {command}: {note}", file=sys.stderr,
-                                                flush=True)) if command == "live" else None)
+    stats = SourceStats(say=say if command == "live" else None)
     if command == "replay":
         frames = open_source(ns.clip, stats)
     else:
@@ -190,7 +191,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         print(f"{PROG} {command}: stopped", file=sys.stderr)
         result = None
     except CalibrationError as error:  # the frames do not fit the calibration given
-        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        say(str(error))
         result, stopped = None, True
     finally:
         for sink in sinks:

@@ -60,29 +60,22 @@ def _read_picture(path: str):  # -> np.ndarray | str (why there is none)
 
 
 def _grab_frame(device: str, width: int | None = None, height: int | None = None):
-    """A frame from the camera ``device`` (asked for ``width`` x ``height`` where given), or
-    the reason there is none."""
-    import cv2
+    """A frame from the camera ``device`` (asked for ``width`` x ``height`` where given, as
+    ``live`` asks: ``vision.sources.camera_frames``), or the reason there is none."""
+    from vision.sources import SourceError, camera_frames
 
-    from vision.sources import cannot_open
-
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # we say it in one line
-    capture = cv2.VideoCapture(int(device) if device.isdigit() else device)
+    frame = None
+    frames = camera_frames(device, width, height, give_up_s=0.0)  # (a picture, not a session)
     try:
-        if not capture.isOpened():
-            return cannot_open(device)
-        if width:
-            capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-        if height:
-            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
-        frame = None
-        for _ in range(WARM_UP_FRAMES):  # the first frames of many webcams are dark
-            ok, image = capture.read()
-            if ok:
-                frame = image
-        return frame if frame is not None else f"camera '{device}' gives no pictures"
+        for got in frames:
+            frame = got.image
+            if got.index + 1 >= WARM_UP_FRAMES:  # the first frames of many webcams are dark
+                break
+    except SourceError as error:
+        return str(error)
     finally:
-        capture.release()
+        frames.close()
+    return frame if frame is not None else f"camera '{device}' gives no pictures"
 
 
 def _click_corners(image):  # -> np.ndarray | None
