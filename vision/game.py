@@ -879,18 +879,20 @@ class TableReferee:
         """The trick being dropped as a ``Dropped``: its seats in the order of play from who
         led, the cards read in the order they came down, a gap for each seat never read.
         Where who led was a guess, each seat may have led that fits the order the cards read
-        came down in (``orders``), and the deal's scoring again (``_settle``) tells them
-        apart."""
+        came down in (``orders``; every seat, where no card of the trick was read), and the
+        deal's scoring again (``_settle``) tells them apart."""
         taken = [(p.seat, p.card) for p in self.referee.plays]
         waited = [(e.seat, c) for e, c in self._waiting]
-        if not taken + waited:
-            return None
         seen = [seat for seat, _ in taken + waited]
         # after a dropped trick the first card read was taken to lead, but the true lead may
         # be a card never read
         leader = self.referee.leader if self.referee.lead_known else None
+        # (a trick of which no card was read is still four gaps in the order of play: from
+        # the seat that led, if that is known, or else from each seat)
         orders = []
-        for first in ([leader] if leader is not None else self.order.seats_from(seen[0])):
+        firsts = [leader] if leader is not None else self.order.seats_from(
+            seen[0] if seen else self.order.dealer)
+        for first in firsts:
             plays = [(seat, dict(taken + waited).get(seat))
                      for seat in self.order.seats_from(first)]
             # (with who led known, the seats' order is the play's, whatever order the cards
