@@ -20,8 +20,10 @@ readings a proof rests on (the card's first play, the off-suit card and the lead
 follow, the trump) must be as sure, or there is no proof.
 
 Cheating is announced the moment it is provable: a revoke when the seat later shows a card of
-the suit it failed to follow; the dealer lacking the trump card when another seat plays it; a
-card played twice when it comes down again. The first proven cheat decides the game: 120-0 to the
+the suit it failed to follow (or, where that card was read too unsurely then, once it is known
+by elimination: the other cards its odds named played and read surely since); the dealer
+lacking the trump card when another seat plays it; a card played twice when it comes down
+again. The first proven cheat decides the game: 120-0 to the
 other pair. Play still goes on to the end so tricks and the running score stay visible.
 
 An event that makes no sense in the current state (a card before the trump, anything after the
@@ -289,7 +291,7 @@ class Referee:
             # seen on one look only) to take over the other (see ``withdraw``)
             return [CardUnclear(seat, card, event.confidence)]
         # From here on the play is taken.
-        said: list[Announcement] = self._take(event, cheats)
+        said: list[Announcement] = self._take(event, cheats) + self._proven_since()
         if reseated:
             self.leader = None
         if not self.plays:
@@ -734,7 +736,7 @@ class Referee:
         self.plays = []
         self.leader = leader
         self.round += 1
-        return [self._game_over()] if self.round > ROUNDS else []
+        return [*self._proven_since(), self._game_over()] if self.round > ROUNDS else []
 
     def _game_over(self) -> GameOver:
         self.phase = Phase.OVER
@@ -747,6 +749,30 @@ class Referee:
             return RevokeInDoubt(final, Outcome.from_score(final), None, (), seat, failed.card,
                                  failed.round, proof.suit, proof, proof_round)
         return GameOver(final, Outcome.from_score(final), self.cheat)
+
+    def _proven_since(self) -> list[Announcement]:
+        """A revoke whose evidence became sure only after the card that shows it was played:
+        the seat failed to follow a suit (the off-suit card, or that it was off the suit, and
+        the lead read surely: ``_failure_sureness``) and later played a card of that suit that
+        was not sure enough to prove it then, but is now (known by elimination once the other
+        cards its odds named were played and read surely, or read surely on another look).
+        The same standard as a proof when the card is played, met later: the revoke is
+        proven now (the deal's first proven cheat decides it). Nothing once a cheat is."""
+        if self.cheat is not None:
+            return []
+        plays = [p for trick in self.tricks for p in trick.plays] + list(self.plays)
+        for (seat, suit), failed in list(self._failed_to_follow.items()):
+            if self._failure_sureness(failed) < self.accuse_confidence:
+                continue
+            for play in plays:
+                first = self._played.get(play.card)
+                if play.seat == seat and play.card.suit is suit and first is not None \
+                        and first[0] > failed.round and first[1] >= self.accuse_confidence:
+                    self.cheat = RevokeProven(seat, failed.card, failed.round, suit, play.card,
+                                              first[0])
+                    del self._failed_to_follow[(seat, suit)]
+                    return [self.cheat]
+        return []
 
     def _revoke_in_doubt(self) -> tuple[Seat, _Failure, Card, int] | None:
         """A revoke that the plays taken show but that was never proven, the readings it

@@ -590,6 +590,39 @@ def test_a_card_whose_look_alike_was_played_surely_before_is_sure_at_once():
     assert [type(a) for a in said] == [RevokeProven]
 
 
+def test_a_revoke_is_proven_once_the_card_that_shows_it_is_known_by_elimination():
+    """Seat 2 fails to follow spades (its 6H, read surely). Later its spade, read 5S 0.93 /
+    5C 0.07, is too unsure to prove the revoke, and is taken unproven as its trick is swept.
+    Once seat 4 plays the 5C, read surely, seat 2's card can only have been the 5S: the
+    revoke is proven then, as it would have been had the 5S been read surely. (Game 2048 of
+    the studio's random games, with its deck shown: its AD, read AD 0.93 / AH 0.07, was known
+    once the AH was played in round 10, yet the deal ended "may have revoked" with no verdict,
+    where the truth is 0 | 120.)"""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.feed(play(1, "4C", 0.999))
+    spade = read_as(2, "5S", 0.93, {"5S": 0.93, "5C": 0.0695})
+    assert [type(a) for a in referee.feed(spade)] == [CardUnclear]  # asked for again
+    assert referee.feed(replace(spade, unproven=True)) == [] and referee.cheat is None
+    referee.feed(play(3, "6C", 0.999))
+    said = referee.feed(play(4, "5C", 0.999))
+    assert [a.kind for a in said] == ["revoke", "trick_won"], said
+    revoke = said[0]
+    assert (revoke.seat, str(revoke.card), revoke.round, revoke.lead_suit, str(revoke.proof),
+            revoke.proof_round) == (Seat(2), "6H", 1, Suit.SPADES, "5S", 2)
+    assert referee.cheat == revoke
+    # a 5C read unsurely rules nothing out: no proof
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.feed(play(1, "4C", 0.999))
+    referee.feed(replace(spade, unproven=True))
+    referee.feed(play(3, "6C", 0.999))
+    assert [a.kind for a in referee.feed(play(4, "5C", 0.95))] == ["trick_won"]
+    assert referee.cheat is None
+
+
 def test_a_second_look_lets_elimination_count():
     """Seen on one look, then confirmed at 0.92: the KS played surely in between now rules
     the KS out for it."""
