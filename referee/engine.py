@@ -36,7 +36,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -760,18 +760,10 @@ class Referee:
         proven now (the deal's first proven cheat decides it). Nothing once a cheat is."""
         if self.cheat is not None:
             return []
-        plays = [p for trick in self.tricks for p in trick.plays] + list(self.plays)
-        for (seat, suit), failed in list(self._failed_to_follow.items()):
-            if self._failure_sureness(failed) < self.accuse_confidence:
-                continue
-            for play in plays:
-                first = self._played.get(play.card)
-                if play.seat == seat and play.card.suit is suit and first is not None \
-                        and first[0] > failed.round and first[1] >= self.accuse_confidence:
-                    self.cheat = RevokeProven(seat, failed.card, failed.round, suit, play.card,
-                                              first[0])
-                    del self._failed_to_follow[(seat, suit)]
-                    return [self.cheat]
+        for seat, failed, card, round_ in self._revokes_shown(sure=True):
+            self.cheat = RevokeProven(seat, failed.card, failed.round, card.suit, card, round_)
+            del self._failed_to_follow[(seat, card.suit)]
+            return [self.cheat]
         return []
 
     def _revoke_in_doubt(self) -> tuple[Seat, _Failure, Card, int] | None:
@@ -779,16 +771,24 @@ class Referee:
         rests on being too unsure to accuse on: a seat failed to follow a lead (known, not a
         guess after a dropped trick) and played that suit in a later round. The seat, its
         failure, the later card and its round; None where there is none."""
-        for (seat, suit), failed in self._failed_to_follow.items():
-            if failed.lead is None:
+        return next(self._revokes_shown(sure=False), None)
+
+    def _revokes_shown(self, sure: bool) -> Iterator[tuple[Seat, _Failure, Card, int]]:
+        """Each failure to follow a known lead (``_failed_to_follow``) and a card of that suit
+        the seat played in a later round, taken (in the tricks scored, or the trick in
+        progress): the seat, the failure, the card and its round. ``sure``: only where both
+        are now known at ``accuse_confidence``."""
+        plays = [p for trick in self.tricks for p in trick.plays] + list(self.plays)
+        for (seat, suit), failed in list(self._failed_to_follow.items()):
+            if failed.lead is None or (
+                    sure and self._failure_sureness(failed) < self.accuse_confidence):
                 continue
-            for trick in self.tricks:
-                for play in trick.plays:
-                    first = self._played.get(play.card)
-                    if play.seat == seat and play.card.suit is suit and first is not None \
-                            and first[0] > failed.round:
-                        return seat, failed, play.card, first[0]
-        return None
+            for play in plays:
+                first = self._played.get(play.card)
+                if play.seat == seat and play.card.suit is suit and first is not None \
+                        and first[0] > failed.round \
+                        and (not sure or first[1] >= self.accuse_confidence):
+                    yield seat, failed, play.card, first[0]
 
     def _close_trick(self) -> list[Announcement]:
         won = self._score(Trick(tuple(self.plays)), self.round)
