@@ -622,6 +622,7 @@ def test_a_trick_of_which_no_card_was_read_after_a_dropped_one_is_put_back_from_
     _, said = referee_over(_game1_tricks(unread))
     assert said[-1].kind == "game_incomplete" and "score_settled" not in [a.kind for a in said]
 
+
 def test_the_lead_is_known_again_once_a_lead_comes_down_alone_after_a_guess():
     # game1c with seat 3's 5H never read: round 1 is dropped, and seat 2 leads round 2 while
     # the other zones are not seen empty, so that lead is a guess. Seat 3 wins round 2 and
