@@ -31,7 +31,7 @@ def scope_of(nodeid: str) -> str:
 FIRST = ("tests/vision/test_real_photos.py",)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in FIRST)  # (stable)
 
 

@@ -892,9 +892,9 @@ class TableReferee:
         orders = []
         firsts = [leader] if leader is not None else self.order.seats_from(
             seen[0] if seen else self.order.dealer)
+        read = dict(taken + waited)
         for first in firsts:
-            plays = [(seat, dict(taken + waited).get(seat))
-                     for seat in self.order.seats_from(first)]
+            plays = [(seat, read.get(seat)) for seat in self.order.seats_from(first)]
             # (with who led known, the seats' order is the play's, whatever order the cards
             # were read in: one read unsurely at first may land after the next seat's)
             if leader is not None or [seat for seat, card in plays if card is not None] == seen:
