@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 import numpy as np
@@ -357,3 +358,101 @@ def test_a_face_cache_that_cannot_be_written_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("SUECA_CACHE", str(tmp_path / "file" / "cache"))
     with pytest.raises(StudioError, match="cannot write the face cache in .*file/cache"):
         faces_module.build_faces("test", log=lambda m: None)
+
+
+# A stand-in for rsvg-convert: the "SVG" is JSON naming, for each element, the size of its
+# canvas at zoom 1 and where its card lies on it; the card is drawn with a pattern of its own
+# pixels, so that it renders alike wherever it lies. Each call is logged, one line of arguments.
+FAKE_RSVG = '''#!{python}
+import json, struct, sys, zlib
+import numpy as np
+args = sys.argv[1:]
+open({log!r}, "a").write(" ".join(args) + "\\n")
+opts = dict(a.split("=", 1) for a in args if a.startswith("--"))
+element, zoom = args[args.index("-i") + 1], float(args[args.index("-z") + 1])
+spec = json.loads(open(args[-3]).read().replace("<image", ""))[element]
+width, height = (round(v * zoom) for v in spec["canvas"])
+x, y, w, h = (round(v * zoom) for v in spec["card"])
+canvas = np.zeros((height, width, 4), np.uint8)
+yy, xx = np.mgrid[0:h, 0:w]
+canvas[y:y + h, x:x + w] = np.dstack([(xx * 7) % 256, (yy * 5) % 256, (xx + yy) % 256,
+                                       np.full((h, w), 255)])
+if "--page-width" in opts:
+    left, top = int(opts["--left"]), int(opts["--top"])
+    page = np.zeros((int(opts["--page-height"]), int(opts["--page-width"]), 4), np.uint8)
+    src = canvas[max(-top, 0):, max(-left, 0):]
+    part = src[:page.shape[0] - max(top, 0), :page.shape[1] - max(left, 0)]
+    page[max(top, 0):max(top, 0) + part.shape[0], max(left, 0):max(left, 0) + part.shape[1]] = part
+    canvas = page
+rows = np.hstack([np.zeros((canvas.shape[0], 1), np.uint8), canvas.reshape(canvas.shape[0], -1)])
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+header = struct.pack(">IIBBBBB", canvas.shape[1], canvas.shape[0], 8, 6, 0, 0, 0)
+open(args[-1], "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", header)
+                           + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + chunk(b"IEND", b""))
+'''
+
+
+def _fake_rsvg(tmp_path, elements: dict, images: bool = False):
+    import sys
+
+    log = tmp_path / "calls.log"
+    rsvg = tmp_path / "rsvg-convert"
+    rsvg.write_text(FAKE_RSVG.format(python=sys.executable, log=str(log)))
+    rsvg.chmod(0o755)
+    svg = tmp_path / "deck.svg"
+    svg.write_text(json.dumps(elements) + ("<image" if images else ""))
+    return str(rsvg), svg, log
+
+
+def test_a_card_far_inside_its_elements_canvas_is_rendered_in_a_window_the_same(tmp_path):
+    from vision.studio.faces import _render, _render_card
+
+    # a tight element, and one whose canvas is thirty times its card's width (as kde-penguins'
+    # low pips are), its card far from the corner
+    elements = {"tight": {"canvas": [54, 72], "card": [0, 0, 54, 72]},
+                "loose": {"canvas": [1638, 864], "card": [792, 396, 54, 72]}}
+    rsvg, svg, log = _fake_rsvg(tmp_path, elements)
+    zoom, size = 2.0, (108, 144)
+    for element in elements:
+        log.unlink(missing_ok=True)
+        face = _render_card(rsvg, svg, element, zoom, tmp_path, size)
+        calls = log.read_text().splitlines()
+        assert face is not None and face.shape == (144, 108, 4)
+        assert np.array_equal(face, _render(rsvg, svg, element, zoom, tmp_path)), element
+        windowed = [c for c in calls if "--page-width" in c and "-z 2.0000" in c]
+        if element == "loose":  # one look at zoom 1, then the card alone
+            assert len(calls) == 2 and windowed == [calls[1]], calls
+        else:  # rendered on its canvas: no window
+            assert len(calls) == 2 and not windowed, calls
+    # ``size`` None (a design holding bitmaps) renders on the whole canvas at once
+    log.unlink()
+    face = _render_card(rsvg, svg, "loose", zoom, tmp_path, None)
+    assert face is not None and face.shape == (144, 108, 4)
+    assert log.read_text().count("\n") == 1 and "--page-width" not in log.read_text()
+
+
+def test_a_card_not_whole_in_its_window_is_rendered_on_its_whole_canvas(tmp_path):
+    from vision.studio.faces import _render_card
+
+    # a loose element whose card is twice the size the deck's ace promised: cut by the
+    # window, it is rendered again on its whole canvas, and comes out whole
+    elements = {"odd": {"canvas": [1638, 864], "card": [792, 396, 108, 144]}}
+    rsvg, svg, log = _fake_rsvg(tmp_path, elements)
+    face = _render_card(rsvg, svg, "odd", 2.0, tmp_path, (108, 144))
+    assert face is not None and face.shape == (288, 216, 4)
+    calls = log.read_text().splitlines()
+    assert len(calls) == 3 and "--page-width" in calls[1] and "--page-width" not in calls[2]
+
+
+def test_only_an_svg_without_bitmaps_or_filters_is_rendered_in_windows(tmp_path):
+    import gzip
+
+    from vision.studio.faces import _windowed
+
+    plain, bitmaps = tmp_path / "plain.svgz", tmp_path / "bitmaps.svg"
+    plain.write_bytes(gzip.compress(b"<svg><g id='1_club'><path d='M0 0'/></g></svg>"))
+    bitmaps.write_text("<svg><g id='king_club'><image href='data:...'/></g></svg>")
+    shadows = tmp_path / "shadows.svg"
+    shadows.write_text("<svg><filter id='blur'/><g id='2_club' filter='url(#blur)'/></svg>")
+    assert _windowed(plain) and not _windowed(bitmaps) and not _windowed(shadows)
