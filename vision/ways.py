@@ -116,14 +116,13 @@ def heaviest(weights: list[np.ndarray], most: int
         free[list(taken)] = 0.0
         options = np.flatnonzero(matrix[depth] * free)
         rest = matrix[depth + 1:]
+        weights_now = weight * matrix[depth, options]
         # each option's bound: its weight times the later gaps' sums over the cards left
-        bounds = weight * matrix[depth, options] * np.prod(
-            (rest @ free)[:, None] - rest[:, options], axis=0)
-        for card, child in zip(options, bounds):
+        bounds = weights_now * np.prod((rest @ free)[:, None] - rest[:, options], axis=0)
+        for card, child, now in zip(options.tolist(), bounds.tolist(), weights_now.tolist()):
             if child > 0:
-                heapq.heappush(heap, (-float(child), next(tiebreak), k,
-                                      taken + (int(card),), weight * matrix[depth, card]))
-                frontier += float(child)
+                heapq.heappush(heap, (-child, next(tiebreak), k, taken + (card,), now))
+                frontier += child
 
 
 # the most gaps whose ways ``permanent`` weighs all together (2 ** n sums of n numbers)
