@@ -380,9 +380,15 @@ class Referee:
             return min(failed.off_suit, lead)
         return min(max(self._played[failed.card][1], failed.off_suit), lead)
 
-    def confirm(self, card: Card, confidence: float) -> None:
+    def confirm(self, card: Card, confidence: float) -> list[Announcement]:
         """A card already taken was read again, on a separate look, this surely: as evidence
-        it now counts that much (the camera referee calls this; game files never need to)."""
+        it now counts that much (the camera referee calls this; game files never need to).
+        What it proves now is said: a revoke it shows (``_proven_since``), while the deal
+        is being played (once it is over, its verdict stands)."""
+        self._reread(card, confidence)
+        return self._proven_since() if self.phase is Phase.PLAYING else []
+
+    def _reread(self, card: Card, confidence: float) -> None:
         if card in self._played:
             self._played[card][1] = max(self._played[card][1], confidence)
             if confidence >= self.accuse_confidence:

@@ -715,10 +715,9 @@ class TableReferee:
             return self._feed_play(pending[0], pending[1], event.confidence) \
                 + self._play_waiting()
         try:
-            self.referee.confirm(Card.parse(event.card), event.confidence)
+            return self.referee.confirm(Card.parse(event.card), event.confidence)
         except (CardError, ValueError):
-            pass  # a card back
-        return []
+            return []  # a card back
 
     def _in_open_trick(self, seat: Seat, card: str) -> bool:
         """Whether ``card`` of ``seat`` was played in the trick still in progress (a card is only

@@ -623,6 +623,33 @@ def test_a_revoke_is_proven_once_the_card_that_shows_it_is_known_by_elimination(
     assert referee.cheat is None
 
 
+def test_a_revoke_is_proven_as_soon_as_a_second_look_makes_its_card_sure():
+    """As above, but the card that shows the revoke is read again, surely, before anything
+    else is played: the revoke is proven then, not at the next card played; and a second
+    look once the deal is over proves nothing after its verdict."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.feed(play(1, "4C", 0.999))
+    spade = read_as(2, "5S", 0.93, {"5S": 0.93, "5C": 0.0695})
+    referee.feed(replace(spade, unproven=True))
+    assert referee.confirm(Card.parse("5S"), 0.95) == [] and referee.cheat is None
+    said = referee.confirm(Card.parse("5S"), 0.99)
+    assert [a.kind for a in said] == ["revoke"] and referee.cheat == said[0]
+    assert (said[0].seat, str(said[0].card), str(said[0].proof)) == (Seat(2), "6H", "5S")
+    assert referee.confirm(Card.parse("5S"), 0.999) == []  # said once
+    # the same deal played to its end with the spade unsure: no verdict on a revoke; a
+    # second look after that changes nothing
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:
+        referee.feed(play(seat, card, 0.999))
+    referee.feed(play(1, "4C", 0.999))
+    referee.feed(replace(spade, unproven=True))
+    while not referee.is_over:
+        referee.abandon_trick()
+    assert referee.confirm(Card.parse("5S"), 0.99) == [] and referee.cheat is None
+
+
 def test_a_second_look_lets_elimination_count():
     """Seen on one look, then confirmed at 0.92: the KS played surely in between now rules
     the KS out for it."""
