@@ -104,6 +104,7 @@ class ChangeGate:
         # per zone: its pixels on the thumbnail, and how many of them make a change
         self.masks: dict[Seat, tuple[np.ndarray, int]] = {}
         self.previous: np.ndarray | None = None
+        self.before: np.ndarray | None = None  # the thumbnail of the frame planned before it
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
@@ -167,7 +168,7 @@ class ChangeGate:
     def plan(self, image: np.ndarray, calibration: Calibration | None,
              shown: np.ndarray | None = None) -> Plan:
         if calibration is None:
-            self.calibration, self.last_read, self.previous = None, None, None
+            self.calibration, self.last_read, self.previous, self.before = None, None, None, None
             self.detections = CardDetections()
             return Plan(Action.KEEP, frozenset(SEATS))
         if calibration is not self.calibration or image.shape != self.shape:
@@ -175,6 +176,7 @@ class ChangeGate:
             self.calibration, self.last_read = calibration, None
         thumb = self.thumb(image, shown)
         previous, self.previous = self.previous, thumb
+        self.before = previous
         if self.last_read is None or previous is None:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
@@ -241,13 +243,22 @@ class ChangeGate:
         return Plan(Action.READ, heard | seats, seats, wide)
 
     def empty_zones(self) -> frozenset[Seat]:
-        """The zones that, on the frame just planned, look as they did when the whole table
-        was first read with no card on it (within ``pixel_change``): empty, whatever the
-        detector makes of them, since a card it missed would still change their pixels. None
-        before the table has been seen empty."""
-        differs = self._not_empty_look()
-        if differs is None:
+        """The zones that, on the frame just planned and the one before it, look as they did
+        when the whole table was first read with no card on it (within ``pixel_change``):
+        empty, whatever the detector makes of them, since a card it missed would still change
+        their pixels. None before the table has been seen empty. Two frames, not one: a hand
+        passing right before the camera can fill a frame with a colour whose grey is the
+        table's, and every zone then looks empty for that frame, cards and all (game 2101
+        of the studio's fresh clips: a skin-brown frame over a green felt; the referee took
+        the table for swept, split the trick on it in two and numbered every round after it
+        wrongly). A table really swept stays empty longer."""
+        return self._looks_empty(self.previous) & self._looks_empty(self.before)
+
+    def _looks_empty(self, thumb: np.ndarray | None) -> frozenset[Seat]:
+        """The zones of ``thumb`` that look as on the empty table."""
+        if thumb is None or self.empty_thumb is None or thumb.shape != self.empty_thumb.shape:
             return frozenset()
+        differs = np.abs(thumb - self.empty_thumb) > self.pixel_change
         return frozenset(seat for seat, zone in self.masks.items()
                          if not self._count(differs, zone))
 
