@@ -389,6 +389,7 @@ class Referee:
         return self._proven_since() if self.phase is Phase.PLAYING else []
 
     def _reread(self, card: Card, confidence: float) -> None:
+        """What ``confirm`` learns of ``card``: its sureness, and what that rules out."""
         if card in self._played:
             self._played[card][1] = max(self._played[card][1], confidence)
             if confidence >= self.accuse_confidence:
