@@ -256,24 +256,24 @@ class ChangeGate:
 
     def _looks_empty(self, thumb: np.ndarray | None) -> frozenset[Seat]:
         """The zones of ``thumb`` that look as on the empty table."""
-        if thumb is None or self.empty_thumb is None or thumb.shape != self.empty_thumb.shape:
+        differs = self._not_empty_look(thumb)
+        if differs is None:
             return frozenset()
-        differs = np.abs(thumb - self.empty_thumb) > self.pixel_change
         return frozenset(seat for seat, zone in self.masks.items()
                          if not self._count(differs, zone))
 
-    def _not_empty_look(self) -> np.ndarray | None:
-        """Where the frame just planned differs from the empty table (None before the table
-        has been seen empty)."""
-        if self.previous is None or self.empty_thumb is None:
+    def _not_empty_look(self, thumb: np.ndarray | None) -> np.ndarray | None:
+        """Where ``thumb`` differs from the empty table (None before the table has been seen
+        empty, or without a thumbnail)."""
+        if thumb is None or self.empty_thumb is None or thumb.shape != self.empty_thumb.shape:
             return None
-        return np.abs(self.previous - self.empty_thumb) > self.pixel_change
+        return np.abs(thumb - self.empty_thumb) > self.pixel_change
 
     def _unexplained(self, detections: CardDetections, seats: Collection[Seat]) -> set[Seat]:
         """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty
         table's where no card found (in any zone) lies: something is there that was not found.
         None before the table has been seen empty."""
-        differs = self._not_empty_look()
+        differs = self._not_empty_look(self.previous)  # (the frame just planned's)
         if differs is None:
             return set()
         if len(detections):
