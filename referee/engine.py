@@ -785,6 +785,8 @@ class Referee:
         the seat played in a later round, taken (in the tricks scored, or the trick in
         progress): the seat, the failure, the card and its round. ``sure``: only where both
         are now known at ``accuse_confidence``."""
+        if not self._failed_to_follow:
+            return  # (the usual case, after every play, and in each of a settling's replays)
         plays = [p for trick in self.tricks for p in trick.plays] + list(self.plays)
         for (seat, suit), failed in list(self._failed_to_follow.items()):
             if failed.lead is None or (

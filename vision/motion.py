@@ -105,6 +105,9 @@ class ChangeGate:
         self.masks: dict[Seat, tuple[np.ndarray, int]] = {}
         self.previous: np.ndarray | None = None
         self.before: np.ndarray | None = None  # the thumbnail of the frame planned before it
+        # the last thumbnail looked at by ``empty_zones`` (and the empty table's then), with the
+        # zones it showed empty: on the next frame it is ``before``, not looked at again
+        self._looked: tuple[object, object, frozenset[Seat]] = (None, None, frozenset())
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
@@ -252,7 +255,12 @@ class ChangeGate:
         of the studio's fresh clips: a skin-brown frame over a green felt; the referee took
         the table for swept, split the trick on it in two and numbered every round after it
         wrongly). A table really swept stays empty longer."""
-        return self._looks_empty(self.previous) & self._looks_empty(self.before)
+        thumb, empty, zones = self._looked
+        before = zones if thumb is self.before is not None and empty is self.empty_thumb \
+            else self._looks_empty(self.before)
+        now = self._looks_empty(self.previous)
+        self._looked = (self.previous, self.empty_thumb, now)
+        return now & before
 
     def _looks_empty(self, thumb: np.ndarray | None) -> frozenset[Seat]:
         """The zones of ``thumb`` that look as on the empty table."""

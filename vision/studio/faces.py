@@ -356,10 +356,9 @@ def _render_card(rsvg: str, svg: Path, element: str, zoom: float, tmp: Path,
     if size is None:
         return _render(rsvg, svg, element, zoom, tmp)
     small = _canvas(rsvg, svg, element, 1.0, tmp)
-    card = _opaque(small)
-    if small is not None and card is not None \
-            and small.shape[0] * small.shape[1] > LOOSE_CANVAS * card.shape[0] * card.shape[1]:
-        ys, xs = np.nonzero(small[:, :, 3] > 24)
+    ys, xs = np.nonzero(small[:, :, 3] > 24) if small is not None else ((), ())
+    if len(xs) and small.shape[0] * small.shape[1] > LOOSE_CANVAS * (
+            (ys.max() - ys.min() + 1) * (xs.max() - xs.min() + 1)):
         room = WINDOW_ROOM
         window = (int(xs.min() * zoom) - room, int(ys.min() * zoom) - room,
                   size[0] + 2 * room, size[1] + 2 * room)
