@@ -157,7 +157,8 @@ def speed(models: str | None = None) -> None:
     from vision.models import MODELS
 
     folder = Path(models) if models else MODELS
-    # two threads each, as replay
+    # two threads each, the models' default (replay, which decodes on a thread of its own,
+    # runs one each on two cores: vision.models.threads_beside_reading)
     detector = CardDetector(folder / "detector.onnx")
     classifier = CardClassifier(folder / "cards.onnx")
     calibrations = [from_markers(frame) for frame in frames]  # each picture has its camera

@@ -650,6 +650,9 @@ class Referee:
         said = self._take(event, cheats)
         if self.plays and card.suit is not self.plays[0].card.suit:
             self._note_failure(seat, card, event)
+            if card.suit is self.trump_suit and not self._lead_doubted:
+                # a trump on that lead is a cut, whatever the card never read before it was
+                said.append(Cut(self.round, seat, card, self.plays[0].card.suit))
         return said
 
     def _failed_unread(self, seat: Seat, odds: tuple[tuple[str, float], ...]) -> None:

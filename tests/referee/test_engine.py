@@ -405,6 +405,27 @@ def test_a_late_play_can_prove_a_revoke_itself():
     assert referee.cheat is said[0]
 
 
+@pytest.mark.parametrize("trump_read, guessed_lead, cut", [
+    (1.0, False, True),
+    (0.7, False, False),  # the trump read too unsurely to be a play
+    (1.0, True, False),  # who led the trick was a guess: the true lead may have been a trump
+])
+def test_a_trump_that_waited_in_a_dropped_trick_is_announced_as_a_cut(trump_read, guessed_lead,
+                                                                      cut):
+    """Seat 2's card is never read; seat 4's five of diamonds (trumps) waited behind it on a
+    spade lead until the trick was swept. Whatever seat 2's card was, that is a cut, said as
+    the trick is dropped (game 2213 of the games benchmark: a cut by the ace of trumps went
+    unsaid)."""
+    referee = start(min_confidence=0.8, accuse_confidence=0.98)
+    if guessed_lead:
+        referee.abandon_trick()
+    referee.feed(play(1, "AS"))
+    said = referee.abandon_trick(("3:2S", "4:5D"), [play(3, "2S"), play(4, "5D", trump_read)])
+    assert [(a.seat.number, str(a.card), a.lead_suit, a.round) for a in said
+            if isinstance(a, Cut)] == ([(4, "5D", Suit.SPADES, 1)] if cut else [])
+    assert said[-1].kind == "trick_missed"
+
+
 def _missed_then_led_by_seat_3(alone: bool) -> Referee:
     """Round 1 dropped; round 2 led by seat 3 (``alone`` or not), seat 4 failing clubs; seat 2
     wins it with 6C."""
