@@ -78,7 +78,7 @@ from .announcements import (
 from .cardclasses import NOT_A_CARD, SUITS, is_court, part_fits
 from .settlement import Settlement, deal_result
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
-from .ways import Dropped
+from .ways import Dropped, cuts_named
 
 
 # a trump card read unsurely is in doubt between the cards of its odds that hold at least
@@ -768,6 +768,8 @@ class TableReferee:
             # (ruled out like a swept trick's cards; the last entry stays the last trick's)
             self._finished.insert(0, frozenset(str(card) for card in known.values()))
             said += [CardKnown(dropped.round, seat, str(card)) for seat, card in known.items()]
+            said += cuts_named(dropped.round, [(p.seat, p.card) for p in plays], set(known),
+                               self.referee.trump_suit)
             said += self.referee.restore_trick(dropped.round, plays)
         return said
 

@@ -15,7 +15,7 @@ from collections import Counter
 
 import numpy as np
 
-from referee.cards import SUECA_DECK, Card
+from referee.cards import SUECA_DECK, Card, Suit
 from referee.engine import ROUNDS, Referee, RefereeStateError
 from referee.events import (
     Announcement,
@@ -37,7 +37,7 @@ from referee.match import MatchRules
 from referee.seats import Pair, Seat, TableOrder
 
 from .announcements import CardDeduced, OutcomeSettled, ScoreLikely, ScoreSettled
-from .ways import LIKELY, MOST_WAYS, Dropped, TooMany, distinct, heaviest
+from .ways import LIKELY, MOST_WAYS, Dropped, TooMany, cuts_named, distinct, heaviest
 
 
 class Settlement:
@@ -118,7 +118,7 @@ class Settlement:
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
                            ways[0][2]]
         cards, orders, over = ways[0]
-        return rest + _deduced(dropped, orders, cards) + [over]
+        return rest + _deduced(dropped, orders, cards, self.referee.trump_suit) + [over]
 
     def _likely(self, dropped: list[Dropped], missing: list[Card],
                 said: list[Announcement]) -> list[Announcement] | None:
@@ -206,7 +206,8 @@ class Settlement:
         assert again is not None
         points = again[1].score
         missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
-        deduced = _deduced(dropped, orders, cards) if len(ways) == 1 else []
+        deduced = _deduced(dropped, orders, cards, self.referee.trump_suit) \
+            if len(ways) == 1 else []
         return deduced + [RevokeInDoubt(points, Outcome.from_score(points), None, missed,
                                         first.seat, first.card, first.round, first.lead_suit,
                                         first.proof, first.proof_round)]
@@ -245,12 +246,17 @@ class Settlement:
 
 
 def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
-             ) -> list[Announcement]:
+             trump: Suit | None) -> list[Announcement]:
     """The cards of the one way left (``cards``, in the order of the gaps of ``dropped``
-    played in ``orders``), each named in its place."""
+    played in ``orders``), each named in its place, and the cuts those of them make."""
     fill = iter(cards)
-    return [CardDeduced(d.round, seat, str(next(fill)))
-            for d, order in zip(dropped, orders) for seat, c in order if c is None]
+    said: list[Announcement] = []
+    for d, order in zip(dropped, orders):
+        plays = [(seat, c if c is not None else next(fill)) for seat, c in order]
+        named = {seat for seat, c in order if c is None}
+        said += [CardDeduced(d.round, seat, str(card)) for seat, card in plays if seat in named]
+        said += cuts_named(d.round, plays, named, trump)
+    return said
 
 
 def deal_result(over: GameOver, rules: MatchRules) -> tuple[Pair | None, int] | None:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from referee.cards import SUECA_DECK, Card
+from referee.cards import SUECA_DECK, Card, Suit
+from referee.events import Cut
 from referee.seats import Seat
 
 from .cardclasses import part_fits
@@ -58,6 +59,16 @@ class Dropped:
                 p = dict(odds).get(str(card), 0.0)
                 return (1 - ODDS_FLOOR) * p + ODDS_FLOOR / len(SUECA_DECK)
         return 1.0
+
+
+def cuts_named(round_: int, plays: list[tuple[Seat, Card]], named: set[Seat],
+               trump: Suit | None) -> list[Cut]:
+    """The cuts in a dropped trick (``plays``, in order) made by cards never read that are
+    now known (the seats ``named``): a trump off a lead of another suit. The plays read were
+    said to cut, if they did, when the trick was dropped (``Referee._take_late``)."""
+    lead = plays[0][1].suit
+    return [Cut(round_, seat, card, lead) for seat, card in plays[1:]
+            if seat in named and card.suit is trump and lead is not trump]
 
 
 class TooMany(Exception):

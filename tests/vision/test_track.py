@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee import Card
+from referee import Card, Suit
 from referee.config import RulesConfig
 from referee.seats import SEATS, Seat
 from vision.detections import CardDetections
@@ -489,6 +489,17 @@ def test_one_card_never_read_is_the_one_card_not_seen_and_the_deal_gets_its_verd
     verdict = said[-2]
     assert verdict.message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
     assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)  # it counts
+
+
+def test_a_card_never_read_that_cut_its_trick_is_said_to_cut_once_deduced():
+    # seat 2's 2D, a trump on round 1's heart lead, is never read: named at the deal's end
+    # as the one card not seen, it is said to cut, as it would have been in play
+    table, said = referee_over(_game1_tricks({(2, "2D")}))
+    kinds = [a.kind for a in said]
+    cuts = [(a.seat, str(a.card), a.lead_suit) for a in said if a.kind == "cut" and a.round == 1]
+    assert cuts == [(Seat(2), "2D", Suit.HEARTS)], kinds
+    assert kinds.index("cut", kinds.index("card_deduced")) == kinds.index("card_deduced") + 1
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
 
 
 def test_cards_never_read_that_could_go_either_way_with_the_same_score_give_the_verdict():
@@ -1084,7 +1095,8 @@ def test_a_dropped_trick_known_by_elimination_is_scored_only_once_its_winner_lea
     assert settled.card == "AC" and "under AS the play makes no sense" in settled.message, kinds
     known = [(a.round, a.seat.number, a.card) for a in said if a.kind == "card_known"]
     assert known == [(9, 3, "7C")] and "out_of_turn" not in kinds, kinds
-    restored = said[kinds.index("card_known") + 1]
+    cut, restored = said[kinds.index("card_known") + 1:kinds.index("card_known") + 3]
+    assert cut.message == "Cut! Player 3 trumps the Spades lead with 7C in round 9", kinds
     assert restored.message.startswith("Round 9: Player 3 (Pair A) wins 4S KC 7C KD"), kinds
     assert said[-2].message.splitlines() == ["The game resulted in a draw.", "Score: 60 | 60"]
     assert "outcome_settled" not in kinds and table.deal == 2, kinds
@@ -1215,15 +1227,34 @@ def test_a_card_read_unsurely_is_known_by_elimination_and_its_revoke_proven():
     assert not [a for a in said if a.kind == "revoke"]
 
 
+def _one_read_unsurely(tricks: list[list[tuple[int, str]]], card: str, other: str) -> list:
+    """The play script of ``tricks`` (trump 7D, dealer seat 2) with ``card`` never read
+    surely: seen whole, read 0.88 as itself and 0.12 as ``other``."""
+    unsure = (card, 0.6, True, (0, 0), None, ((card, 0.88), (other, 0.1197)))
+    return [{s: (unsure if e[0] == card else e) for s, e in cards.items()}
+            for cards in play_script(2, "7D", tricks)]
+
+
+def test_a_card_known_by_elimination_that_cut_its_dropped_trick_is_said_to_cut():
+    """Round 1's 3D, a trump on a spade lead, is never read surely (3D 0.88, 3H 0.12): the
+    trick is dropped unscored. Seat 4 leads round 2 with the 3H, read surely: the 3D is all
+    the card can be, and with it named, its cut is said before the round is scored."""
+    script = _one_read_unsurely([[(1, "QS"), (2, "5S"), (3, "KS"), (4, "3D")],
+                                 [(4, "3H"), (1, "4H"), (2, "5H"), (3, "6H")]], "3D", "3H")
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump", "trick_missed", "card_known", "cut", "trick_won", "trick_won"], kinds
+    cut = said[3]
+    assert (cut.round, cut.seat, str(cut.card), cut.lead_suit) == (1, Seat(4), "3D", Suit.SPADES)
+    assert table.referee.score == (0, 6)  # QS and KS, to pair B
+
+
 def test_a_dropped_trick_is_scored_once_its_unread_card_is_known_by_elimination():
     """Round 1's 3S is never read surely (3S 0.88, 3C 0.12), so the trick is dropped; when
     the 3C is played in round 2, read surely, the 3S is all the card can be: it is named and
     round 1 scored then, and the running score is right again before the deal ends."""
-    unsure = ("3S", 0.6, True, (0, 0), None, (("3S", 0.88), ("3C", 0.1197)))
-    tricks = [[(1, "QS"), (2, "5S"), (3, "KS"), (4, "3S")],
-              [(3, "4C"), (4, "3C"), (1, "5C"), (2, "6C")]]
-    script = [{s: (unsure if e[0] == "3S" else e) for s, e in cards.items()}
-              for cards in play_script(2, "7D", tricks)]
+    script = _one_read_unsurely([[(1, "QS"), (2, "5S"), (3, "KS"), (4, "3S")],
+                                 [(3, "4C"), (4, "3C"), (1, "5C"), (2, "6C")]], "3S", "3C")
     table, said = referee_over(script)
     kinds = [a.kind for a in said]
     # round 1 is scored as soon as the 3C comes down, before round 2 is over
