@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -118,7 +119,10 @@ class Settlement:
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
                            ways[0][2]]
         cards, orders, over = ways[0]
-        return rest + _deduced(dropped, orders, cards, self.referee.trump_suit) + [over]
+        again = self._replay(dict(zip((d.round for d in dropped), orders)), cards)
+        assert again is not None
+        return rest + _deduced(dropped, orders, cards, self.referee.trump_suit,
+                               again[2]) + [over]
 
     def _likely(self, dropped: list[Dropped], missing: list[Card],
                 said: list[Announcement]) -> list[Announcement] | None:
@@ -221,8 +225,10 @@ class Settlement:
         return None if again is None else again[0]
 
     def _replay(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
-                cards: tuple[Card, ...]) -> tuple[GameOver, Referee] | None:
-        """As ``_score_again``, with the referee that scored the deal again (its points)."""
+                cards: tuple[Card, ...],
+                ) -> tuple[GameOver, Referee, list[Announcement]] | None:
+        """As ``_score_again``, with the referee that scored the deal again (its points) and
+        what it said."""
         again = Referee(self.order)
         trump, suit = self.referee.trump, self.referee.trump_suit
         assert suit is not None
@@ -242,20 +248,24 @@ class Settlement:
                                   Cheat)) for a in said) \
                 or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
-        return over[0], again  # the first cheating proven is the verdict's ``cheat``
+        return over[0], again, said  # the first cheating proven is the verdict's ``cheat``
 
 
 def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
-             trump: Suit | None) -> list[Announcement]:
+             trump: Suit | None, replayed: Sequence[Announcement] = ()) -> list[Announcement]:
     """The cards of the one way left (``cards``, in the order of the gaps of ``dropped``
-    played in ``orders``), each named in its place, and the cuts those of them make."""
+    played in ``orders``), each named in its place, and the cuts those of them make; then,
+    where the deal scored again that way said it (``replayed``), who won the trick, with the
+    score as it stood after it."""
     fill = iter(cards)
+    won = {a.round: a for a in replayed if isinstance(a, TrickWon)}
     said: list[Announcement] = []
     for d, order in zip(dropped, orders):
         plays = [(seat, c if c is not None else next(fill)) for seat, c in order]
         named = {seat for seat, c in order if c is None}
         said += [CardDeduced(d.round, seat, str(card)) for seat, card in plays if seat in named]
         said += cuts_named(d.round, plays, named, trump)
+        said += [won[d.round]] if d.round in won else []
     return said
 
 

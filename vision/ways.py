@@ -64,8 +64,9 @@ class Dropped:
 def cuts_named(round_: int, plays: list[tuple[Seat, Card]], named: set[Seat],
                trump: Suit | None) -> list[Cut]:
     """The cuts in a dropped trick (``plays``, in order) made by cards never read that are
-    now known (the seats ``named``): a trump off a lead of another suit. The plays read were
-    said to cut, if they did, when the trick was dropped (``Referee._take_late``)."""
+    now known (the seats ``named``): a trump off a lead of another suit. A play read surely
+    was said to cut, if it did, as it was taken: in turn, or as the trick was dropped
+    (``Referee._take_late``)."""
     lead = plays[0][1].suit
     return [Cut(round_, seat, card, lead) for seat, card in plays[1:]
             if seat in named and card.suit is trump and lead is not trump]

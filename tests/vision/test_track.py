@@ -486,6 +486,10 @@ def test_one_card_never_read_is_the_one_card_not_seen_and_the_deal_gets_its_verd
     assert "trick_missed" in kinds and "game_incomplete" not in kinds, kinds
     deduced = next(a for a in said if a.kind == "card_deduced")
     assert (deduced.round, deduced.seat, deduced.card) == (3, Seat(1), "4S")
+    # then who won round 3, with the score as it stood after it, as if every card were read
+    won = said[said.index(deduced) + 1]
+    _, read = referee_over(_game1_tricks(set()))
+    assert won.message == next(a.message for a in read if a.kind == "trick_won" and a.round == 3)
     verdict = said[-2]
     assert verdict.message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
     assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)  # it counts
