@@ -13,6 +13,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -121,8 +122,10 @@ class Settlement:
         cards, orders, over = ways[0]
         again = self._replay(dict(zip((d.round for d in dropped), orders)), cards)
         assert again is not None
-        return rest + _deduced(dropped, orders, cards, self.referee.trump_suit,
-                               again[2]) + [over]
+        # who won each dropped trick, with the score as it stands now, the deal's (as for a
+        # trick scored once its card is known during the deal: ``Referee.restore_trick``)
+        won = [replace(a, score=over.score) for a in again[2] if isinstance(a, TrickWon)]
+        return rest + _deduced(dropped, orders, cards, self.referee.trump_suit, won) + [over]
 
     def _likely(self, dropped: list[Dropped], missing: list[Card],
                 said: list[Announcement]) -> list[Announcement] | None:
@@ -252,20 +255,19 @@ class Settlement:
 
 
 def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
-             trump: Suit | None, replayed: Sequence[Announcement] = ()) -> list[Announcement]:
+             trump: Suit | None, won: Sequence[TrickWon] = ()) -> list[Announcement]:
     """The cards of the one way left (``cards``, in the order of the gaps of ``dropped``
-    played in ``orders``), each named in its place, and the cuts those of them make; then,
-    where the deal scored again that way said it (``replayed``), who won the trick, with the
-    score as it stood after it."""
+    played in ``orders``), each named in its place, and the cuts those of them make; then
+    who won the trick, where ``won`` (the tricks of the deal scored again that way) has it."""
     fill = iter(cards)
-    won = {a.round: a for a in replayed if isinstance(a, TrickWon)}
+    by_round = {a.round: a for a in won}
     said: list[Announcement] = []
     for d, order in zip(dropped, orders):
         plays = [(seat, c if c is not None else next(fill)) for seat, c in order]
         named = {seat for seat, c in order if c is None}
         said += [CardDeduced(d.round, seat, str(card)) for seat, card in plays if seat in named]
         said += cuts_named(d.round, plays, named, trump)
-        said += [won[d.round]] if d.round in won else []
+        said += [by_round[d.round]] if d.round in by_round else []
     return said
 
 

@@ -486,10 +486,13 @@ def test_one_card_never_read_is_the_one_card_not_seen_and_the_deal_gets_its_verd
     assert "trick_missed" in kinds and "game_incomplete" not in kinds, kinds
     deduced = next(a for a in said if a.kind == "card_deduced")
     assert (deduced.round, deduced.seat, deduced.card) == (3, Seat(1), "4S")
-    # then who won round 3, with the score as it stood after it, as if every card were read
+    # then who won round 3, as if every card had been read, with the score as it stands now
     won = said[said.index(deduced) + 1]
     _, read = referee_over(_game1_tricks(set()))
-    assert won.message == next(a.message for a in read if a.kind == "trick_won" and a.round == 3)
+    trick = next(a for a in read if a.kind == "trick_won" and a.round == 3)
+    assert (won.kind, won.seat, won.points, won.trick) == ("trick_won", trick.seat,
+                                                           trick.points, trick.trick)
+    assert won.score == (76, 44) != trick.score
     verdict = said[-2]
     assert verdict.message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
     assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)  # it counts
