@@ -306,13 +306,7 @@ class Referee:
                 self._lead_known = self._lead_known or event.alone
             self.leader = seat
         else:
-            lead = self.plays[0].card.suit
-            trump = self.trump_suit
-            if card.suit is not lead:
-                self._note_failure(seat, card, event)
-                if card.suit is trump and not self._lead_doubted:
-                    # (with the lead in doubt, the true lead may have been a trump: no cut)
-                    said.append(Cut(self.round, seat, card, lead))
+            said += self._off_the_lead(seat, card, event)
         self.plays.append(Play(seat, card))
         if len(self.plays) == 4:
             said.extend(self._close_trick())
@@ -648,12 +642,21 @@ class Referee:
                 event.confidence < self.accuse_confidence or not event.confirmed)):
             return []  # no proof, or read as a card already played: nothing is learnt from it
         said = self._take(event, cheats)
-        if self.plays and card.suit is not self.plays[0].card.suit:
-            self._note_failure(seat, card, event)
-            if card.suit is self.trump_suit and not self._lead_doubted:
-                # a trump on that lead is a cut, whatever the card never read before it was
-                said.append(Cut(self.round, seat, card, self.plays[0].card.suit))
+        if self.plays:  # (a trump on that lead cuts, whatever the card never read was)
+            said += self._off_the_lead(seat, card, event)
         return said
+
+    def _off_the_lead(self, seat: Seat, card: Card, event: CardPlayed) -> list[Announcement]:
+        """A play of the trick in progress, after its lead: where it does not follow the
+        lead's suit, the failure is kept, and a trump is a cut (not on a lead in doubt, which
+        may have been a trump itself)."""
+        lead = self.plays[0].card.suit
+        if card.suit is lead:
+            return []
+        self._note_failure(seat, card, event)
+        if card.suit is self.trump_suit and not self._lead_doubted:
+            return [Cut(self.round, seat, card, lead)]
+        return []
 
     def _failed_unread(self, seat: Seat, odds: tuple[tuple[str, float], ...]) -> None:
         """``seat``'s card in the trick being dropped was never read, but its ``odds`` (on two

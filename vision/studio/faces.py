@@ -319,14 +319,24 @@ def _render(rsvg: str, svg: Path, element: str, zoom: float, tmp: Path) -> np.nd
     return _opaque(_canvas(rsvg, svg, element, zoom, tmp))
 
 
-def _opaque(image: np.ndarray | None) -> np.ndarray | None:
-    """A render trimmed to its opaque pixels; None if it has none."""
+def _opaque_box(image: np.ndarray | None) -> tuple[int, int, int, int] | None:
+    """The box of a render's opaque pixels, (x0, y0, x1, y1), ends excluded; None if it has
+    none."""
     if image is None:
         return None
     ys, xs = np.nonzero(image[:, :, 3] > 24)
     if len(xs) == 0:
         return None
-    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def _opaque(image: np.ndarray | None) -> np.ndarray | None:
+    """A render trimmed to its opaque pixels; None if it has none."""
+    box = _opaque_box(image)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    return image[y0:y1, x0:x1]
 
 
 # the room left around a card's expected size in the window it is rendered in, in pixels
@@ -356,11 +366,11 @@ def _render_card(rsvg: str, svg: Path, element: str, zoom: float, tmp: Path,
     if size is None:
         return _render(rsvg, svg, element, zoom, tmp)
     small = _canvas(rsvg, svg, element, 1.0, tmp)
-    ys, xs = np.nonzero(small[:, :, 3] > 24) if small is not None else ((), ())
-    if len(xs) and small.shape[0] * small.shape[1] > LOOSE_CANVAS * (
-            (ys.max() - ys.min() + 1) * (xs.max() - xs.min() + 1)):
+    box = _opaque_box(small)
+    if box is not None and small.shape[0] * small.shape[1] > LOOSE_CANVAS * (
+            (box[2] - box[0]) * (box[3] - box[1])):
         room = WINDOW_ROOM
-        window = (int(xs.min() * zoom) - room, int(ys.min() * zoom) - room,
+        window = (int(box[0] * zoom) - room, int(box[1] * zoom) - room,
                   size[0] + 2 * room, size[1] + 2 * room)
         face = _whole_in(_canvas(rsvg, svg, element, zoom, tmp, window), size)
         if face is not None:
