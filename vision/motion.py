@@ -75,14 +75,20 @@ class ChangeGate:
     sure needs no second look (the tracker's ``min_confidence``); ``rechecks``: how many more
     fresh looks a still zone read unsurely gets (more: more unsure cards become sure plays, at
     the cost of a zone's reading a frame for each). ``confirm_after``: frames after a sure
-    reading that the zone is read once more, as a second look (0: never)."""
+    reading that the zone is read once more, as a second look (0: never). ``blind_share``:
+    a picture with fewer sharp steps than this share of the empty table's shows no table (the
+    lens is covered), and no zone looks empty on it; ``min_steps``: how many the empty
+    table's picture must show for that to be judged."""
 
     def __init__(self, step: int = 8, pixel_change: int = 20, min_pixels: int = 3,
                  min_share: float = 0.005, margin_mm: float = 30.0, max_wait: int = 8,
-                 sure: float = 0.9, rechecks: int = 6, confirm_after: int = 2) -> None:
-        if rechecks < 0 or confirm_after < 0 or not 0 <= sure <= 1:
-            raise ValueError("rechecks and confirm_after must be at least 0 and sure lie in "
-                             "[0, 1]")
+                 sure: float = 0.9, rechecks: int = 6, confirm_after: int = 2,
+                 blind_share: float = 0.25, min_steps: int = 20) -> None:
+        if rechecks < 0 or confirm_after < 0 or not 0 <= sure <= 1 \
+                or not 0 <= blind_share <= 1:
+            raise ValueError("rechecks and confirm_after must be at least 0, and sure and "
+                             "blind_share lie in [0, 1]")
+        self.blind_share, self.min_steps = blind_share, min_steps
         self.step, self.pixel_change = step, pixel_change
         self.min_pixels, self.min_share = min_pixels, min_share
         self.margin_mm, self.max_wait = margin_mm, max_wait
@@ -113,6 +119,11 @@ class ChangeGate:
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
         # the thumbnail when the whole table was first read with no card on it
         self.empty_thumb: np.ndarray | None = None
+        # the whole picture's grey preview of the frame just planned and of the one before it,
+        # and how many sharp steps the picture of the empty table showed (``_sharp_steps``)
+        self.view: np.ndarray | None = None
+        self.view_before: np.ndarray | None = None
+        self.empty_steps = 0
         # per zone: its pixels without the margin (what a card the detector missed would change)
         self.inner: dict[Seat, tuple[np.ndarray, int]] = {}
         self.waited = 0
@@ -180,6 +191,12 @@ class ChangeGate:
         thumb = self.thumb(image, shown)
         previous, self.previous = self.previous, thumb
         self.before = previous
+        self.view_before, self.view = self.view, (
+            shown if shown is not None and shown.shape[:2] == (image.shape[0] // self.step,
+                                                               image.shape[1] // self.step)
+            else None)
+        if self.view is None:
+            self.view = preview(image, self.step)
         if self.last_read is None or previous is None:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
@@ -257,18 +274,32 @@ class ChangeGate:
         wrongly). A table really swept stays empty longer."""
         thumb, empty, zones = self._looked
         before = zones if thumb is self.before is not None and empty is self.empty_thumb \
-            else self._looks_empty(self.before)
-        now = self._looks_empty(self.previous)
+            else self._looks_empty(self.before, self.view_before)
+        now = self._looks_empty(self.previous, self.view)
         self._looked = (self.previous, self.empty_thumb, now)
         return now & before
 
-    def _looks_empty(self, thumb: np.ndarray | None) -> frozenset[Seat]:
-        """The zones of ``thumb`` that look as on the empty table."""
+    def _looks_empty(self, thumb: np.ndarray | None,
+                     view: np.ndarray | None) -> frozenset[Seat]:
+        """The zones of ``thumb`` that look as on the empty table; none where the whole
+        picture (``view``) is blind (``_blind``)."""
         differs = self._not_empty_look(thumb)
         if differs is None:
             return frozenset()
-        return frozenset(seat for seat, zone in self.masks.items()
-                         if not self._count(differs, zone))
+        empty = frozenset(seat for seat, zone in self.masks.items()
+                          if not self._count(differs, zone))
+        return frozenset() if empty and self._blind(view) else empty
+
+    def _blind(self, view: np.ndarray | None) -> bool:
+        """Whether the whole picture has lost the sharp steps the empty table's showed (under
+        ``blind_share`` of them): something right before the lens (a hand, a sleeve, a cap)
+        fills it, out of focus, and it shows no table at all, however like the empty table's
+        its grey is where the zones lie. A table swept keeps its edges, its markers and what
+        lies around it, and a card only adds steps. Not judged where the empty table's picture
+        showed under ``min_steps`` (a bare table filling the picture: nothing to lose)."""
+        if view is None or self.empty_steps < self.min_steps:
+            return False
+        return _sharp_steps(view, 2 * self.pixel_change) < self.blind_share * self.empty_steps
 
     def _not_empty_look(self, thumb: np.ndarray | None) -> np.ndarray | None:
         """Where ``thumb`` differs from the empty table (None before the table has been seen
@@ -350,6 +381,8 @@ class ChangeGate:
             return detections
         if self.empty_thumb is None and len(seats) == len(SEATS) and not len(detections):
             self.empty_thumb = self.previous.copy()
+            self.empty_steps = 0 if self.view is None else _sharp_steps(self.view,
+                                                                         2 * self.pixel_change)
         masks: dict[Seat, np.ndarray] = {}
         for quad, seat in zip(detections.quads, detections.seats):
             if seat is None:
@@ -359,3 +392,12 @@ class ChangeGate:
         self.card_masks = {seat: self._region(cv2.dilate(mask, np.ones((3, 3), np.uint8)))
                            for seat, mask in masks.items()}
         return detections
+
+
+def _sharp_steps(view: np.ndarray, step: int) -> int:
+    """How many pairs of neighbouring pixels of ``view`` (a grey preview), across or down,
+    differ by more than ``step`` grey levels: the picture's edges, as sharp as a preview
+    shows them (a marker's squares, a card's border, the table's edge)."""
+    grey = view.astype(np.int16)
+    return int(np.count_nonzero(np.abs(np.diff(grey, axis=1)) > step)
+               + np.count_nonzero(np.abs(np.diff(grey, axis=0)) > step))
