@@ -345,6 +345,41 @@ def test_an_unsure_reading_leans_to_the_suit_its_seat_is_led_to(
     assert found.cards[0] == card and found.confidence[0] == pytest.approx(confidence, abs=2e-3)
 
 
+# seat 3 is led to spades (game 2250 of the 640x480 clips, round 8)
+LED_SPADES = {Seat(3): {f"{rank}S": 20.0 for rank in "234567"}}
+
+
+@pytest.mark.parametrize("seats, leaning, other, card", [
+    # seat 1's 4S, read surely beside it, is not seat 3's card: its four of clubs
+    ((1, 3), LED_SPADES, {"4S": 0.9999}, "4C"),
+    # and without a lean too
+    ((1, 3), {}, {"4S": 0.9999}, "4C"),
+    # a 4S read unsurely beside it rules nothing out
+    ((1, 3), LED_SPADES, {"4S": 0.8, "4C": 0.2}, "4S"),
+    # nor does one in the same zone (a card half under another), nor one outside every zone
+    ((3, 3), LED_SPADES, {"4S": 0.9999}, "4S"),
+    ((None, 3), LED_SPADES, {"4S": 0.9999}, "4S"),
+    # nor anything out of a game (no leaning given: a photograph may show two decks)
+    ((1, 3), None, {"4S": 0.9999}, "4S"),
+])
+def test_a_card_read_surely_in_another_zone_is_not_an_unsure_ones(
+        classifier, monkeypatch, seats, leaning, other, card):
+    picture, _ = table_with_four_cards(1)
+    quads = np.array([[[300, 300], [360, 300], [360, 390], [300, 390]],
+                      [[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
+    unsure = {"4S": 0.72, "4C": 0.28}  # seat 3's: a spade, were it not for seat 1's
+    monkeypatch.setattr(classifier, "probabilities", lambda crops: np.concatenate(
+        [probabilities_of(other), probabilities_of(unsure)])[:len(crops)])
+    for step in ("_fill_turned", "_look_again"):  # (each reads the crops again)
+        monkeypatch.setattr(classifier, step, lambda *args: None)
+    _corners_unseen(monkeypatch)
+    found = classifier.read(picture, CardDetections(
+        quads, np.ones(2, np.float32), np.ones(2, bool),
+        [None if s is None else Seat(s) for s in seats], [None, None], np.zeros(2, np.float32)),
+        below=0.9, at_most=0.97, leaning=leaning)
+    assert found.cards[1] == card, found.odds[1]
+
+
 # seat 1 is due to lead: what lies still in its zone is a card ("not a card" 100 times less
 # likely, as vision.game.DUE_IS_A_CARD has it)
 LEAD_DUE = {Seat(1): {"none": 0.01}}
