@@ -221,7 +221,9 @@ class CardClassifier:
         it is not that card, which lies in another zone), as the game expects
         (``TableReferee.leanings``); weighed in only where the reading is under ``below``
         (the cards it is not, always; the likelier ones where its rank is sure), and then it
-        is at most ``at_most`` sure."""
+        is at most ``at_most`` sure. Given a ``leaning`` (in a game, where a card is in the
+        deck once), a card read at least ``below`` surely in one seat's zone is none of the
+        cards read unsurely in the others (``_sure_elsewhere``)."""
         whole = np.flatnonzero(detections.whole | detections.back_on_top)
         if len(whole) == 0:
             return detections

@@ -191,12 +191,10 @@ class ChangeGate:
         thumb = self.thumb(image, shown)
         previous, self.previous = self.previous, thumb
         self.before = previous
-        self.view_before, self.view = self.view, (
-            shown if shown is not None and shown.shape[:2] == (image.shape[0] // self.step,
-                                                               image.shape[1] // self.step)
-            else None)
-        if self.view is None:
-            self.view = preview(image, self.step)
+        whole_shown = shown is not None and shown.shape[:2] == (image.shape[0] // self.step,
+                                                                image.shape[1] // self.step)
+        self.view_before, self.view = self.view, (shown if whole_shown
+                                                  else preview(image, self.step))
         if self.last_read is None or previous is None:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
