@@ -36,7 +36,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -215,6 +215,13 @@ class Referee:
         return self._trump_sureness < self.accuse_confidence or any(
             self._played.get(play.card, (0, 0.0))[1] < self.accuse_confidence
             for play in last.plays)
+
+    @property
+    def calls_out_of_turn(self) -> bool:
+        """Whether a card from a seat other than ``to_play`` would now be called out of turn
+        (``_play``): not where whose turn it is rests on a doubtful reading
+        (``turn_in_doubt``), nor where the trick was led on a guess."""
+        return not self.turn_in_doubt and not self._lead_doubted
 
     @property
     def lead_known(self) -> bool:
@@ -560,6 +567,7 @@ class Referee:
     def abandon_trick(self, also_seen: tuple[str, ...] = (),
                       late: Sequence[CardPlayed] = (),
                       unread: Sequence[tuple[Seat, Sequence[tuple[str, float]]]] = (),
+                      misread: Collection[Seat] = (),
                       ) -> list[Announcement]:
         """The trick in progress was swept away before all its cards were read (a card the
         camera never read surely): drop it unscored, and let whoever plays next lead (or its
@@ -568,9 +576,12 @@ class Referee:
         of them that waited only for an earlier seat's card, never read (see
         ``_take_late``). ``unread``: the cards never read of seats that played none that
         was, each with the reader's odds on two looks or more (see ``_failed_unread``).
+        ``misread``: seats whose play taken in this trick a sure reading elsewhere has shown
+        wrong (``_forget``).
         Only the camera referee calls this; a game file never does."""
         if self.phase is not Phase.PLAYING:
             raise RefereeStateError("no trick in progress to abandon")
+        self._forget([p for p in self.plays if p.seat in misread])
         said: list[Announcement] = []
         for event in late:
             said += self._take_late(event)
@@ -581,6 +592,28 @@ class Referee:
             f"{p.seat.number}:{p.card}" for p in self.plays) + also_seen))
         self.missed.append(self.round)
         return said + self._next_round(winner)
+
+    def _forget(self, wrong: Sequence[Play]) -> None:
+        """Plays of the trick in progress, taken on readings under ``accuse_confidence``, that
+        were misread (their cards read surely in other zones): they are no play of those cards
+        and no evidence, and the failures to follow they showed (or, a lead, that the plays
+        after it showed) are dropped. A misread lead leaves the trick without a lead: no late
+        play is judged against it and no winner worked out."""
+        if not wrong:
+            return
+        for play in wrong:
+            first = self._played.get(play.card)
+            if first is not None and first[0] == self.round and first[1] < self.accuse_confidence:
+                del self._played[play.card]
+                self._odds.pop(play.card, None)
+        cards = {play.card for play in wrong}
+        lead_wrong = self.plays[0] in wrong
+        for key, failure in list(self._failed_to_follow.items()):
+            if failure.round == self.round and (
+                    (failure.card in cards and any(key[0] == p.seat for p in wrong))
+                    or lead_wrong):
+                del self._failed_to_follow[key]
+        self.plays = [] if lead_wrong else [p for p in self.plays if p not in wrong]
 
     def _sure_winner(self, late: Sequence[CardPlayed],
                      unread: Sequence[tuple[Seat, Sequence[tuple[str, float]]]]) -> Seat | None:

@@ -170,6 +170,11 @@ class TableReferee:
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
         # cards read in two places, neither surely: only a sure reading takes either
         self._doubted: set[Card] = set()
+        # plays of the open trick shown misread by a sure reading of their card in another
+        # zone (their landings, by seat), and those sure plays, held back until the sweep
+        # (see ``_misread_in_trick``)
+        self._misread_now: dict[Seat, CardLanded] = {}
+        self._held_sure: set[Seat] = set()
         # leads after a dropped trick that came down with every other zone empty
         self._alone: set[CardLanded] = set()
         # the cards of this deal's tricks, in order, scored or dropped (those that were read)
@@ -584,13 +589,18 @@ class TableReferee:
         to_play = self.referee.to_play
         if to_play is not None and event.seat != to_play and (
                 to_play in unread or to_play in self._unconfirmed
-                or self._holds_earlier_card(to_play)):
+                or self._holds_earlier_card(to_play)
+                or (self._may_have_played(to_play) and self.referee.calls_out_of_turn)):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt. So
             # where the tracker still holds their card of an earlier trick in a zone that
             # does not look as it did empty: their new card may lie there, taken for that one
             # (the zone was left out of the frames that showed the sweep), and only a zone
-            # that looks empty shows that they have not played.
+            # that looks empty shows that they have not played. And so, where the card would
+            # be called out of turn, wherever their zone does not look empty: a card may lie
+            # there that the camera has not found (game 2281 at 640x480: a lattmann KD never
+            # found, and the next seat's 7H called out of turn). (Where the trick was led on
+            # a guess, the engine turns such a card away quietly: it may have come down first.)
             self._waiting.append((event, card))
             return []
         return self._feed_play(event, card) + self._play_waiting()
@@ -602,6 +612,11 @@ class TableReferee:
         held = holding.get(seat)
         return seat not in empty and held is not None and any(
             str(p.card) == held for trick in self.referee.tricks for p in trick.plays)
+
+    def _may_have_played(self, seat: Seat) -> bool:
+        """Whether ``seat``'s zone does not look as it did on the empty table (``empty``, as
+        the change gate sees it): something lies there, perhaps a card not found."""
+        return seat not in self._view[1]
 
     def _play_waiting(self) -> list[Announcement]:
         """Plays that waited for an unread card (now read), each when it is its seat's turn,
@@ -624,6 +639,12 @@ class TableReferee:
         looked_twice = confirmed is not None or event.looks >= 2
         confidence = event.confidence if confirmed is None else confirmed
         sure = self._sure(looked_twice, confidence)
+        misread = self._misread_in_trick(event.seat, card) if sure else None
+        if misread is not None:
+            self._misread_now[misread.seat] = misread
+            self._unconfirmed[event.seat] = (event, card)
+            self._held_sure.add(event.seat)
+            return []
         if card in self._doubted:
             if not sure:
                 # two readings of this card disagreed on where it lies: only a sure one
@@ -664,6 +685,27 @@ class TableReferee:
                 if not isinstance(a, GameIncomplete):  # an unknown score counts for nobody
                     said = said + [self.match.record(a)]
         return said
+
+    def _misread_in_trick(self, seat: Seat, card: Card) -> CardLanded | None:
+        """The landing of the play of the open trick that ``card``, read surely in ``seat``'s
+        zone, shows misread: another seat's play taken as that same card on a reading under
+        ``accuse_confidence`` (a card is in the deck once, and a sure reading outweighs an
+        unsure one). None where there is none. (Game 2250's round 8 in one frame, and a
+        trick made up to match: a 4C read 4C 0.6 / 4S 0.4 and leaned to the 4S of a spade lead,
+        then the 4S itself played, read surely. The trick would hold the 4S twice.) The sure
+        play waits, quietly, with the plays after it, and the trick is dropped when swept,
+        the misread card a gap weighed by its odds (``_cards_short``), for the deck to
+        settle: it can be anything but the card it was taken for."""
+        first = self.referee.first_reading(card)
+        if first is None or first[0] != self.referee.round \
+                or first[1] >= self.referee.accuse_confidence:
+            return None
+        other = next((p.seat for p in self.referee.plays if p.card == card and p.seat != seat),
+                     None)
+        if other is None:
+            return None
+        return next((e for e in reversed(self.taken)
+                     if e.seat == other and e.card == str(card) and e.frame > self._began), None)
 
     def _sure(self, looked_twice: bool, confidence: float) -> bool:
         """Whether a reading is sure enough to accuse on: two looks, at ``accuse_confidence``."""
@@ -782,7 +824,8 @@ class TableReferee:
         while self.phase is Phase.PLAYING and self.referee.phase is DealPhase.PLAYING:
             pending = self._unconfirmed.get(self.referee.to_play)
             if pending is None or pending[1] in self._doubted \
-                    or pending[0].confidence < self.referee.min_confidence:
+                    or pending[0].confidence < self.referee.min_confidence \
+                    or pending[0].seat in self._held_sure:
                 break
             event, card = pending
             del self._unconfirmed[event.seat]
@@ -826,18 +869,22 @@ class TableReferee:
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
         # the plays that waited behind the card never read were played all the same
         late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2, odds=_odds_of(e))
-                for e, c in self._waiting]
+                for e, c in self._waiting + self._held()]
         unread = self._unread_on_two_looks()
         self._dropped.append(self._cards_short())
         if self._dropped[-1] is not None:
             self.courts_unread += sum(_court_share(odds) >= 0.5
                                       for _, odds in self._dropped[-1].odds)
-        self._finished.append(frozenset({str(p.card) for p in self.referee.plays}
-                                        | {str(c) for _, c in self._waiting}))
+        self._finished.append(frozenset({str(p.card) for p in self.referee.plays
+                                         if p.seat not in self._misread_now}
+                                        | {str(c) for _, c in self._waiting + self._held()}))
+        misread = frozenset(self._misread_now)
         self._waiting = []
         self._unconfirmed = {}
+        self._misread_now, self._held_sure = {}, set()
         self._trick_over()
-        said = doubts + self._settle(self.referee.abandon_trick(pending, late, unread))
+        said = doubts + self._settle(self.referee.abandon_trick(pending, late, unread,
+                                                                misread))
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
@@ -882,8 +929,10 @@ class TableReferee:
         Where who led was a guess, each seat may have led that fits the order the cards read
         came down in (``orders``; every seat, where no card of the trick was read), and the
         deal's scoring again (``_settle``) tells them apart."""
-        taken = [(p.seat, p.card) for p in self.referee.plays]
-        waited = [(e.seat, c) for e, c in self._waiting]
+        # (a play shown misread by a sure one is a gap; the sure one, held back, is read)
+        taken = [(p.seat, p.card) for p in self.referee.plays
+                 if p.seat not in self._misread_now]
+        waited = [(e.seat, c) for e, c in self._waiting + self._held()]
         seen = [seat for seat, _ in taken + waited]
         # after a dropped trick the first card read was taken to lead, but the true lead may
         # be a card never read
@@ -908,8 +957,15 @@ class TableReferee:
         # weighed by how it was read when it landed
         odds = tuple((seat, odd) for seat, (_, odd) in self._gap_odds.items()
                      if odd is not None and seat not in seen and seat not in self._unconfirmed) \
-            + tuple((seat, e.odds) for seat, (e, _) in self._unconfirmed.items() if e.odds)
+            + tuple((seat, e.odds) for seat, (e, _) in self._unconfirmed.items()
+                    if e.odds and seat not in self._held_sure) \
+            + tuple((seat, _odds_of(e)) for seat, e in self._misread_now.items() if e.odds)
         return Dropped(self.referee.round, tuple(orders), parts, odds)
+
+    def _held(self) -> list[tuple[CardLanded, Card]]:
+        """The sure plays held back because they show a play of the open trick misread
+        (``_misread_in_trick``)."""
+        return [self._unconfirmed[seat] for seat in self._held_sure if seat in self._unconfirmed]
 
     def _settle(self, said: list[Announcement]) -> list[Announcement]:
         """``said`` with the deal settled from its dropped tricks where the rest of the deal

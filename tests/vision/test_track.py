@@ -125,16 +125,21 @@ def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]]
     return script
 
 
-def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | None = None):
+def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | None = None,
+                 full: tuple[int, int] | None = None):
     """``empties``: zones without a card count as known to be empty, as the change gate sees
     a zone that looks like the empty table (a session always has its view); False: no zone is
-    known to be empty, so nobody can be called out of turn."""
+    known to be empty, so nobody can be called out of turn. ``full``: (seat, frame) that
+    seat's zone does not look empty from that frame on, card or not (one the detector never
+    finds lies there)."""
     tracker = Tracker()
     table = TableReferee(rules or RulesConfig(), trump=trump)
     said = [s.announcement for s in table.start()]
     for n, cards in enumerate(script):
         empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards) if empties \
             else frozenset()
+        if full is not None and n >= full[1]:
+            empty -= {Seat(full[0])}
         events = tracker.update(frame_of(cards), n, empty=empty)
         said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
                                                          tracker.unread(), empty,
@@ -159,6 +164,16 @@ def test_out_of_turn_play_is_turned_away_and_then_played_properly():
     _, said = referee_over(script)
     # the trick is then swept away with only AH taken: it cannot be scored
     assert [a.kind for a in said] == ["trump", "out_of_turn", "trick_missed"]
+
+
+def test_nobody_is_out_of_turn_while_the_zone_of_the_seat_to_play_does_not_look_empty():
+    """Seat 2's card lies in its zone, never found (game 2281 at 640x480: a lattmann KD),
+    so the zone does not look as it did empty: seat 3's card after seat 1's lead is early,
+    not out of turn (seat 2 may have played), and the trick is dropped when swept."""
+    script = play_script(2, "7D", [[(1, "AH"), (3, "5H")]])
+    lead = next(n for n, cards in enumerate(script) if 1 in cards)
+    _, said = referee_over(script, full=(2, lead))
+    assert [a.kind for a in said] == ["trump", "trick_missed"]
 
 
 def test_play_begun_before_the_trump_was_read_leaves_the_deal_unrefereed_and_nobody_judged():
@@ -1537,3 +1552,21 @@ def test_a_card_of_the_last_trick_lifted_and_put_back_before_the_sweep_is_not_pl
                                           "revoke", "out_of_turn", "trick_withdrawn")], kinds
     over = next(a for a in said if a.kind == "game_over")
     assert over.score == (76, 44), over.message
+
+
+def test_a_play_taken_unsurely_as_a_card_then_played_surely_in_its_trick_is_a_gap():
+    """Seat 2's 4C, read 4S 0.72 / 4C 0.28 and leaned to the 4S of the spade lead, is taken
+    as the 4S; seat 4 then plays the 4S itself, read surely. The trick would hold the 4S
+    twice: seat 2's play was misread. The sure 4S waits, the trick is dropped when swept with
+    seat 2's card a gap that can be anything but the 4S, and the deck names it the 4C (its
+    other reading) and scores the trick right. Before, "QS 4S 5S 4S" was said."""
+    lean = ("4S", 0.94, True, (0, 0), None, (("4S", 0.72), ("4C", 0.28)))
+    script = [{seat: lean if entry[0] == "4S" and seat == 2 else entry
+               for seat, entry in cards.items()}
+              for cards in play_script(2, "7D", [[(1, "QS"), (2, "4S"), (3, "5S"), (4, "4S")],
+                                                 [(1, "2H"), (2, "3H"), (3, "5H"), (4, "6H")]])]
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump", "trick_missed", "card_known", "trick_won", "trick_won"], kinds
+    assert [str(p.card) for p in said[3].trick.plays] == ["QS", "4C", "5S", "4S"]
+    assert said[3].seat == Seat(1) and table.referee.score == (2, 0)
