@@ -215,6 +215,8 @@ class TableReferee:
         # the trump read as one of a few cards, none surely: the deal under each (see
         # ``_doubt_trump``), until the play tells which it is
         self._candidates: list[_Candidate] = []
+        # whether this is such a deal, under one trump in doubt (``_play``)
+        self._under_a_candidate = False
         if self.trump is not None:
             self._pending = self.referee.feed(TrumpRevealed(self.trump))
             self.phase = Phase.PLAYING
@@ -435,6 +437,7 @@ class TableReferee:
                                                  tuple(share for _, share in candidates))]
         tables = [copy.deepcopy(self) for _ in candidates]
         for (card, _), table in zip(candidates, tables):
+            table._under_a_candidate = True
             table.referee.feed(TrumpSuitRevealed(card.suit if isinstance(card, Card) else card))
             table._trick_over()  # what was read of the trump card is no play's
             table.phase = Phase.PLAYING
@@ -571,6 +574,7 @@ class TableReferee:
         """Carry on as ``table`` (the deal under the card settled as the trump)."""
         self.__dict__.update(table.__dict__)
         self._candidates = []
+        self._under_a_candidate = False
 
     def _just_played(self, seat: Seat, card: Card) -> bool:
         """Whether ``card`` landing in ``seat``'s zone is a card already taken there, seen
@@ -590,7 +594,8 @@ class TableReferee:
         if to_play is not None and event.seat != to_play and (
                 to_play in unread or to_play in self._unconfirmed
                 or self._holds_earlier_card(to_play)
-                or (self._may_have_played(to_play) and self.referee.calls_out_of_turn)):
+                or (self._may_have_played(to_play) and self.referee.calls_out_of_turn
+                    and not self._under_a_candidate)):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt. So
             # where the tracker still holds their card of an earlier trick in a zone that
@@ -600,7 +605,10 @@ class TableReferee:
             # be called out of turn, wherever their zone does not look empty: a card may lie
             # there that the camera has not found (game 2281 at 640x480: a lattmann KD never
             # found, and the next seat's 7H called out of turn). (Where the trick was led on
-            # a guess, the engine turns such a card away quietly: it may have come down first.)
+            # a guess, the engine turns such a card away quietly: it may have come down first.
+            # Under a trump in doubt a call out of turn is no accusation but what tells a wrong
+            # trump, said only once one is settled; waiting there too left game 2296's trump
+            # never settled.)
             self._waiting.append((event, card))
             return []
         return self._feed_play(event, card) + self._play_waiting()
