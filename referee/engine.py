@@ -480,9 +480,7 @@ class Referee:
             raise RefereeStateError(f"no earlier unsure reading of {card} to withdraw")
         round_ = first[0]
         del self._played[card]
-        for key, failed in list(self._failed_to_follow.items()):
-            if failed.round == round_ and card in (failed.card, failed.lead):
-                del self._failed_to_follow[key]
+        self._unlearn_failures(card, round_)
         trick = next((t for t in self.tricks if card in (p.card for p in t.plays)), None)
         if trick is None:  # the round was dropped already: there is nothing to take back,
             if round_ == self.round - 1 and not self.plays:  # but its winner, worked out
@@ -606,14 +604,20 @@ class Referee:
             if first is not None and first[0] == self.round and first[1] < self.accuse_confidence:
                 del self._played[play.card]
                 self._odds.pop(play.card, None)
-        cards = {play.card for play in wrong}
+            self._unlearn_failures(play.card, self.round)
         lead_wrong = self.plays[0] in wrong
-        for key, failure in list(self._failed_to_follow.items()):
-            if failure.round == self.round and (
-                    (failure.card in cards and any(key[0] == p.seat for p in wrong))
-                    or lead_wrong):
-                del self._failed_to_follow[key]
+        if lead_wrong:  # (failures measured against a lead guessed, too)
+            for key, failure in list(self._failed_to_follow.items()):
+                if failure.round == self.round:
+                    del self._failed_to_follow[key]
         self.plays = [] if lead_wrong else [p for p in self.plays if p not in wrong]
+
+    def _unlearn_failures(self, card: Card, round_: int) -> None:
+        """Forget the failures to follow that ``card``'s play in ``round_``, a misreading,
+        made or that were measured against it."""
+        for key, failed in list(self._failed_to_follow.items()):
+            if failed.round == round_ and card in (failed.card, failed.lead):
+                del self._failed_to_follow[key]
 
     def _sure_winner(self, late: Sequence[CardPlayed],
                      unread: Sequence[tuple[Seat, Sequence[tuple[str, float]]]]) -> Seat | None:

@@ -616,9 +616,8 @@ class TableReferee:
     def _holds_earlier_card(self, seat: Seat) -> bool:
         """Whether ``seat``'s zone does not look as it did empty and the tracker holds there a
         card of an earlier trick: a new card may lie there that it takes for that one."""
-        holding, empty = self._view
-        held = holding.get(seat)
-        return seat not in empty and held is not None and any(
+        held = self._view[0].get(seat)
+        return self._may_have_played(seat) and held is not None and any(
             str(p.card) == held for trick in self.referee.tricks for p in trick.plays)
 
     def _may_have_played(self, seat: Seat) -> bool:
@@ -883,9 +882,7 @@ class TableReferee:
         if self._dropped[-1] is not None:
             self.courts_unread += sum(_court_share(odds) >= 0.5
                                       for _, odds in self._dropped[-1].odds)
-        self._finished.append(frozenset({str(p.card) for p in self.referee.plays
-                                         if p.seat not in self._misread_now}
-                                        | {str(c) for _, c in self._waiting + self._held()}))
+        self._finished.append(frozenset(str(card) for _, card in self._read_in_trick()))
         misread = frozenset(self._misread_now)
         self._waiting = []
         self._unconfirmed = {}
@@ -937,11 +934,8 @@ class TableReferee:
         Where who led was a guess, each seat may have led that fits the order the cards read
         came down in (``orders``; every seat, where no card of the trick was read), and the
         deal's scoring again (``_settle``) tells them apart."""
-        # (a play shown misread by a sure one is a gap; the sure one, held back, is read)
-        taken = [(p.seat, p.card) for p in self.referee.plays
-                 if p.seat not in self._misread_now]
-        waited = [(e.seat, c) for e, c in self._waiting + self._held()]
-        seen = [seat for seat, _ in taken + waited]
+        cards_read = self._read_in_trick()
+        seen = [seat for seat, _ in cards_read]
         # after a dropped trick the first card read was taken to lead, but the true lead may
         # be a card never read
         leader = self.referee.leader if self.referee.lead_known else None
@@ -950,7 +944,7 @@ class TableReferee:
         orders = []
         firsts = [leader] if leader is not None else self.order.seats_from(
             seen[0] if seen else self.order.dealer)
-        read = dict(taken + waited)
+        read = dict(cards_read)
         for first in firsts:
             plays = [(seat, read.get(seat)) for seat in self.order.seats_from(first)]
             # (with who led known, the seats' order is the play's, whatever order the cards
@@ -969,6 +963,13 @@ class TableReferee:
                     if e.odds and seat not in self._held_sure) \
             + tuple((seat, _odds_of(e)) for seat, e in self._misread_now.items() if e.odds)
         return Dropped(self.referee.round, tuple(orders), parts, odds)
+
+    def _read_in_trick(self) -> list[tuple[Seat, Card]]:
+        """The cards read of the trick in progress, by seat, in the order they came down: the
+        plays taken (but those a sure play showed misread: gaps) and those that waited (the
+        sure plays held back among them)."""
+        return [(p.seat, p.card) for p in self.referee.plays if p.seat not in self._misread_now] \
+            + [(e.seat, c) for e, c in self._waiting + self._held()]
 
     def _held(self) -> list[tuple[CardLanded, Card]]:
         """The sure plays held back because they show a play of the open trick misread

@@ -188,13 +188,13 @@ class ChangeGate:
         if calibration is not self.calibration or image.shape != self.shape:
             self._zone_masks(calibration, image.shape)
             self.calibration, self.last_read = calibration, None
+        if shown is None or shown.shape[:2] != (image.shape[0] // self.step,
+                                                image.shape[1] // self.step):
+            shown = preview(image, self.step)  # (a camera's frames come without one)
         thumb = self.thumb(image, shown)
         previous, self.previous = self.previous, thumb
         self.before = previous
-        whole_shown = shown is not None and shown.shape[:2] == (image.shape[0] // self.step,
-                                                                image.shape[1] // self.step)
-        self.view_before, self.view = self.view, (shown if whole_shown
-                                                  else preview(image, self.step))
+        self.view_before, self.view = self.view, shown
         if self.last_read is None or previous is None:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
