@@ -4,7 +4,8 @@ Table coordinates look down on the table: x to the right, y down, origin at the 
 marker 0. The four ArUco markers (dictionary 4x4_50) lie inside the corners of a square play
 area: id 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left. Each seat sits at one side of
 that square and plays into a rectangular zone between the centre and its side. A card whose
-centre lies in no zone (the middle of the table, the corners) belongs to no seat.
+centre lies in no zone (the middle of the table, the corners) belongs to no seat; the detector
+gives a card just beside one zone, and near no other, that zone's seat (``seat_at``'s reach).
 
 The studio renders with this layout and calibration writes it into its files, so a picture of
 the table means the same thing to both.
@@ -38,6 +39,12 @@ class Zone:
 
     def contains(self, x: float, y: float) -> bool:
         return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+    def distance(self, x: float, y: float) -> float:
+        """How far (mm) the point lies from the zone (0 inside it)."""
+        dx = max(self.x0 - x, 0.0, x - self.x1)
+        dy = max(self.y0 - y, 0.0, y - self.y1)
+        return (dx * dx + dy * dy) ** 0.5
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -100,9 +107,17 @@ class TableLayout:
     def zone(self, seat: Seat) -> Zone:
         return next(z for z in self.zones() if z.seat == seat)
 
-    def seat_at(self, x: float, y: float) -> Seat | None:
-        """The seat whose zone holds the point (x, y), or None."""
-        return next((z.seat for z in self.zones() if z.contains(x, y)), None)
+    def seat_at(self, x: float, y: float, reach: float = 0.0) -> Seat | None:
+        """The seat whose zone holds the point (x, y), or None. With ``reach`` (mm), a point in
+        no zone belongs to the seat of the only zone that lies within that distance of it (a
+        card dropped just beside its zone); where two do (near a corner between zones), to
+        none."""
+        zones = self.zones()
+        inside = next((z.seat for z in zones if z.contains(x, y)), None)
+        if inside is not None or reach <= 0:
+            return inside
+        near = [z.seat for z in zones if z.distance(x, y) <= reach]
+        return near[0] if len(near) == 1 else None
 
     def outward(self, seat: Seat) -> tuple[float, float]:
         """Unit vector from the centre towards ``seat``'s side of the table."""

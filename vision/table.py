@@ -109,12 +109,14 @@ class Calibration:
         pts = np.asarray(table_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.to_image_matrix).reshape(-1, 2)
 
-    def seat_at_pixel(self, x: float, y: float) -> Seat | None:
-        return self.seats_at_pixels(np.array([[x, y]]))[0]
+    def seat_at_pixel(self, x: float, y: float, reach: float = 0.0) -> Seat | None:
+        return self.seats_at_pixels(np.array([[x, y]]), reach)[0]
 
-    def seats_at_pixels(self, pixels: np.ndarray) -> list[Seat | None]:
-        """The seat whose zone holds each picture point (N, 2), or None."""
-        return [self.layout.seat_at(float(x), float(y)) for x, y in self.to_table(pixels)]
+    def seats_at_pixels(self, pixels: np.ndarray, reach: float = 0.0) -> list[Seat | None]:
+        """The seat whose zone holds each picture point (N, 2), or None (``reach``: see
+        ``TableLayout.seat_at``)."""
+        return [self.layout.seat_at(float(x), float(y), reach)
+                for x, y in self.to_table(pixels)]
 
     def fitted_to(self, size: tuple[int, int]) -> Calibration:
         """This calibration for pictures of ``size`` (w, h): itself where that is its own

@@ -91,6 +91,42 @@ def test_isolated_cards_on_a_calibrated_table_are_found_with_their_seats(detecto
     assert found >= 0.5 * total, f"{found} of {total}"
 
 
+def test_a_card_tossed_just_beside_its_zone_is_its_seats_and_one_between_two_zones_nobodys(
+        detector):
+    """Game 2331 (1280x720): seat 1's 3S came to rest with its middle 20 mm right of seat 1's
+    zone, and was never taken. A card beside one zone only is that seat's, also when only that
+    zone is looked at; one as near two zones (the corner between them), or in the middle of
+    the table, is nobody's."""
+    a = LAYOUT.area_mm
+    cam = Camera.looking_at(LAYOUT.centre, 15, 700, 3.0, 1280, 720, focal_px=1000).framing(
+        np.array([(-10, -10), (a + 10, -10), (a + 10, a + 10), (-10, a + 10)]), 0.92)
+    bottom, right = LAYOUT.zone(Seat(1)), LAYOUT.zone(Seat(4))
+    places = {"beside": (bottom.x1 + 20, bottom.centre[1], 0.0),
+              "between": (bottom.x1 + 15, right.y1 + 15, 45.0),
+              "middle": (*LAYOUT.centre, 30.0)}
+    faces = TinyFaces(0)
+    names = {"beside": "3S", "between": "7D", "middle": "KH"}
+    cards = [CardOnTable(Card.parse(names[k]), faces.face(Card.parse(names[k])), (x, y), angle)
+             for k, (x, y, angle) in places.items()]
+    picture, labels = render(Stage(cam, LAYOUT, "green felt", True, Look(noise=2.0), 5),
+                             Scene(cards), np.random.default_rng(5))
+    assert all(label.seat is None for label in labels)  # no zone holds any of their middles
+    calibration = from_markers(picture, LAYOUT)
+
+    def seat_found(detections, place):
+        middle = cam.project(np.array([places[place][:2]]))[0]
+        hits = [i for i in range(len(detections)) if detections.whole[i]
+                and np.linalg.norm(detections.centres[i] - middle) < 15]
+        assert len(hits) == 1, (place, detections.centres)
+        return detections.seats[hits[0]]
+
+    everything = detector.detect(picture, calibration)
+    assert [seat_found(everything, place) for place in places] == [Seat(1), None, None]
+    only_seat_1 = detector.detect(picture, calibration, seats=[Seat(1)])
+    assert seat_found(only_seat_1, "beside") == Seat(1)
+    assert LAYOUT.seat_at(bottom.x1 + 20, bottom.centre[1]) is None  # (its zone's own test)
+
+
 def test_a_frame_without_cards_gives_no_detections(detector):
     rng = np.random.default_rng(3)
     a = LAYOUT.area_mm

@@ -290,6 +290,19 @@ def test_made_up_court_panels_differ_by_suit_unless_the_design_draws_one_for_all
     assert not np.array_equal(shared[0].face("KS"), shared[0].face("KC"))
 
 
+def test_a_point_beside_one_zone_is_its_seats_only_within_the_reach_asked_for():
+    layout = TableLayout()
+    bottom, right = layout.zone(Seat(1)), layout.zone(Seat(4))
+    beside = (bottom.x1 + 20, bottom.centre[1])
+    assert bottom.distance(*beside) == pytest.approx(20) and bottom.distance(*bottom.centre) == 0
+    assert layout.seat_at(*beside) is None and layout.seat_at(*beside, reach=19) is None
+    assert layout.seat_at(*beside, reach=25) == Seat(1)
+    assert layout.seat_at(*bottom.centre, reach=25) == Seat(1)
+    # as near two zones, at the corner between them: nobody's, however far the reach
+    assert layout.seat_at(bottom.x1 + 10, right.y1 + 10, reach=60) is None
+    assert layout.seat_at(*layout.centre, reach=25) is None
+
+
 def test_layout_reads_config_and_refuses_nonsense():
     layout = layout_from_mapping({"area_mm": 600, "seat_sides": {"bottom": 3, "left": 4,
                                                                  "top": 1, "right": 2}})
