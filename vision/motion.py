@@ -136,13 +136,18 @@ class ChangeGate:
         starts on a multiple of the step, so its pixels are the same)."""
         rows, cols = self.box
         s = self.step
-        if shown is not None and shown.shape[:2] == (image.shape[0] // s, image.shape[1] // s):
+        if self._whole_preview(image, shown):
             h = len(range(*rows.indices(image.shape[0])))
             w = len(range(*cols.indices(image.shape[1])))
             if h >= s and w >= s:
                 y0, x0 = rows.start // s, cols.start // s
                 return shown[y0:y0 + h // s, x0:x0 + w // s].astype(np.int16)
         return preview(image[self.box], s).astype(np.int16)
+
+    def _whole_preview(self, image: np.ndarray, shown: np.ndarray | None) -> bool:
+        """Whether ``shown`` is ``image``'s whole-picture preview at the gate's step."""
+        return shown is not None and shown.shape[:2] == (image.shape[0] // self.step,
+                                                         image.shape[1] // self.step)
 
     def _zone_masks(self, calibration: Calibration, shape: tuple[int, ...]) -> None:
         """Frame the zones (and their margins) in the picture, and mark each on the thumbnail
@@ -188,8 +193,7 @@ class ChangeGate:
         if calibration is not self.calibration or image.shape != self.shape:
             self._zone_masks(calibration, image.shape)
             self.calibration, self.last_read = calibration, None
-        if shown is None or shown.shape[:2] != (image.shape[0] // self.step,
-                                                image.shape[1] // self.step):
+        if not self._whole_preview(image, shown):
             shown = preview(image, self.step)  # (a camera's frames come without one)
         thumb = self.thumb(image, shown)
         previous, self.previous = self.previous, thumb
