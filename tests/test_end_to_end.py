@@ -121,6 +121,9 @@ def test_nobody_is_falsely_accused(folder, seed, revoke, with_deck):
     # nor is a game ever given a wrong verdict: the truth's, or none ("no verdict"), or the
     # truth's winner where the score is not known for sure
     assert not comparison.verdict_wrong, comparison.lines()
+    # and nobody is asked to move a card into their zone: the clips play every card into one
+    assert not [s.announcement.message for s in result.said
+                if s.announcement.kind == "card_astray"]
 
 
 # the games refereed whole today (the three simplistic ones and bellot's 6; bellot's 18 since
@@ -277,3 +280,54 @@ def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
     _, comparison = referee_clip(Path(folder) / f"game{seed}.mp4",
                                  Path(folder) / f"game{seed}.jsonl", detector, classifier)
     assert comparison.all_right, comparison.lines()
+
+
+def test_a_card_put_down_in_the_middle_of_the_table_is_asked_into_its_zone():
+    """A dealer who shows the trump in the middle of the table, in no seat's zone, is asked
+    to move it into their zone (the zone is what tells whose card it is); once it lies
+    there it is the trump. Rendered by the studio (simplistic, a clip's camera and light) and
+    refereed by the real detector and classifier."""
+    import numpy as np
+
+    from referee import Card
+    from referee.config import RulesConfig
+    from vision.game import TableReferee
+    from vision.layout import TableLayout
+    from vision.session import run_session
+    from vision.sources import Frame
+    from vision.studio.clip import clip_stage
+    from vision.studio.scene import CardOnTable, Scene, render
+    from vision.table import CalibrationKeeper
+    from vision.track import Tracker
+
+    designs = _test_designs()
+    if isinstance(designs, str):
+        pytest.skip(f"the test designs are not available: {designs}")
+    faces = next(f for f in designs if f.name == "simplistic")
+    layout, rules = TableLayout(), RulesConfig()
+    dealer = rules.order.dealer
+    stage = clip_stage(layout, 21, *SIZE)
+    rng = np.random.default_rng(21)
+    trump = Card.parse("7D")
+    cx, cy = layout.centre
+    zone = layout.zone(dealer).centre
+    shots = [(Scene(), 6),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump), (cx + 12, cy - 8), 25.0)]), 10),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump), zone, 80.0)]), 14),
+             (Scene(), 10)]
+
+    def frames():
+        index = 0
+        for scene, count in shots:
+            picture, _ = render(stage, scene, rng, labelled=False)
+            for _ in range(count):
+                yield Frame(picture, index, index / 30)
+                index += 1
+
+    detector, classifier = _stages()
+    result = run_session(frames(), detector, classifier, CalibrationKeeper(), Tracker(),
+                         TableReferee(rules), [])
+    said = [s.announcement for s in result.said]
+    assert [a.kind for a in said] == ["card_astray", "trump"], [a.message for a in said]
+    assert (said[0].card, said[0].seat) == ("7D", None)
+    assert str(said[1].card) == "7D"

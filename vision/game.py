@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import copy
 import enum
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +65,7 @@ from referee.seats import SEATS, Seat, TableOrder
 from referee.tricks import Play, Trick
 
 from .announcements import (
+    CardAstray,
     CardKnown,
     Said,
     ShowAgain,
@@ -179,6 +180,8 @@ class TableReferee:
         self._alone: set[CardLanded] = set()
         # the cards of this deal's tricks, in order, scored or dropped (those that were read)
         self._finished: list[frozenset[str]] = []
+        # whether the last trick over was dropped, its cards not all read (``astray``)
+        self._last_dropped = False
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
         self._dropped: list[Dropped | None] = []
@@ -294,6 +297,29 @@ class TableReferee:
             self._next_deal()
             self._began = frame
         return [Said(frame, time_s, a) for a in out]
+
+    def astray(self, cards: Sequence[tuple[str, float, Seat | None]], frame: int,
+               time_s: float) -> list[Said]:
+        """What to say of cards found face up in no seat's zone (``vision.session``): each
+        ``(card, confidence, nearest seat or None)``. A Sueca card read surely enough to play
+        that is not one of this deal's plays (a trick gathered in the middle is not astray) is
+        asked to be moved into its player's zone; nothing is recorded of it. A card read
+        unsurely is passed over (it may be a played one), and so is every card between a
+        trick dropped and the next card played: the dropped trick's cards never read may be
+        gathered in the middle, and one of them read there is no card astray."""
+        if self._candidates:
+            return self._candidates[0].table.astray(cards, frame, time_s)
+        if self.phase is Phase.DEAL_OVER or (self._last_dropped and not self.referee.plays):
+            return []
+        played = frozenset().union(*self._finished) | {str(p.card) for p in self.referee.plays}
+        sure = self.rules.referee.min_confidence
+        said, named = [], set()
+        for card, confidence, seat in cards:
+            if confidence >= sure and card in _SUECA and card not in played \
+                    and card not in named:
+                named.add(card)
+                said.append(Said(frame, time_s, CardAstray(card, seat)))
+        return said
 
     def _note(self, gaps: dict, reads: dict, keeps: Callable[[tuple, int, Any], bool]) -> None:
         """Keep in ``gaps`` (by seat: the frame a card was first seen, what was read of it)
@@ -686,6 +712,7 @@ class TableReferee:
             if isinstance(a, TrickWon):
                 self.phase = Phase.SWEEP
                 self._finished.append(frozenset(str(p.card) for p in a.trick.plays))
+                self._last_dropped = False
                 self._trick_over()
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER
@@ -883,6 +910,7 @@ class TableReferee:
             self.courts_unread += sum(_court_share(odds) >= 0.5
                                       for _, odds in self._dropped[-1].odds)
         self._finished.append(frozenset(str(card) for _, card in self._read_in_trick()))
+        self._last_dropped = True
         misread = frozenset(self._misread_now)
         self._waiting = []
         self._unconfirmed = {}

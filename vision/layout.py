@@ -119,6 +119,20 @@ class TableLayout:
         near = [z.seat for z in zones if z.distance(x, y) <= reach]
         return near[0] if len(near) == 1 else None
 
+    def nearest_seat(self, x: float, y: float, lead_mm: float = 20.0) -> Seat | None:
+        """The seat whose zone lies nearest the point (x, y), where it is nearer by at least
+        ``lead_mm`` than every other zone; None where two are about as near (the middle of
+        the table, a corner between two zones): a card lying there could be anyone's."""
+        by_distance = sorted((z.distance(x, y), z.seat.number) for z in self.zones())
+        (first, seat), (second, _) = by_distance[0], by_distance[1]
+        return Seat(seat) if second - first >= lead_mm else None
+
+    def middle(self) -> list[tuple[float, float]]:
+        """The middle of the table: the square the four zones' inner edges frame, where no
+        seat plays (its corners, clockwise from the top-left)."""
+        (cx, cy), n = self.centre, self.zone_near_mm
+        return [(cx - n, cy - n), (cx + n, cy - n), (cx + n, cy + n), (cx - n, cy + n)]
+
     def outward(self, seat: Seat) -> tuple[float, float]:
         """Unit vector from the centre towards ``seat``'s side of the table."""
         return {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0),

@@ -30,6 +30,10 @@ frame as a whole it decides:
   hand is left out (``Plan.seats``): the tracker hears nothing from it this frame, rather than
   an old reading or a hand-blurred one. A hand moving beside a zone's cards leaves them be.
 
+The middle of the table, between the zones, is watched on the same thumbnail: something come
+to rest there that no card of the zones' reading explains asks for one look at the whole table
+(``stray_due``), for a card put down in nobody's zone.
+
 A card can only land when it is still, so nothing is lost: a zone that settles is read on the
 first still frame, and the frames after it keep that reading (or look again, if it was unsure)
 until the tracker has seen it often enough. Without a calibration there are no zones and nothing is read.
@@ -50,6 +54,14 @@ from .detect import table_box
 from .detections import CardDetections
 from .sources import preview
 from .table import Calibration
+
+
+# The middle of the table is looked at for a card lying astray (``ChangeGate.stray_due``) once
+# this share of it differs from the empty table's and it has been still for this many frames.
+# A card lying wholly in the middle covers 17 % of it; one that lies in no zone, even by the
+# detector's reach (``vision.detect.SEAT_REACH_MM``), at least a third of that.
+MIDDLE_SHARE = 0.06
+MIDDLE_SETTLE = 3
 
 
 class Action(Enum):
@@ -128,6 +140,12 @@ class ChangeGate:
         self.inner: dict[Seat, tuple[np.ndarray, int]] = {}
         self.waited = 0
         self.reads = 0
+        # the middle of the table, between the zones, on the thumbnail (``stray_due``): its
+        # pixels and how many must differ from the empty table's for something to lie there
+        self.middle: tuple[np.ndarray, int] | None = None
+        self.middle_moves: tuple[np.ndarray, int] | None = None  # and how many make it move
+        self.middle_still = 0  # frames the middle has not moved for
+        self.middle_looked = False  # whether it was looked at since it last moved
 
     def thumb(self, image: np.ndarray, shown: np.ndarray | None = None) -> np.ndarray:
         """The part of ``image`` in the box (``self.box``) at every ``step``-th pixel (from
@@ -167,6 +185,14 @@ class ChangeGate:
                 cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(
                     np.array(corners, float)))], 1)
                 masks[zone.seat] = self._region(mask)
+        mask = np.zeros(thumb_shape, np.uint8)
+        cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(
+            np.array(calibration.layout.middle(), float)))], 1)
+        # (it moves by as few changed pixels as a zone does; it holds something by more)
+        self.middle_moves = self._region(mask)
+        pixels = self.middle_moves[0]
+        self.middle = (pixels, max(self.min_pixels, int(np.ceil(MIDDLE_SHARE * len(pixels)))))
+        self.middle_still, self.middle_looked = 0, False
 
     def _on_thumb(self, points: np.ndarray) -> np.ndarray:
         """Picture points as the thumbnail's pixels."""
@@ -263,6 +289,37 @@ class ChangeGate:
         self.waited = 0
         self.reads += 1
         return Plan(Action.READ, heard | seats, seats, wide)
+
+    def stray_due(self) -> bool:
+        """Whether to look at the whole table now for a card lying astray, in no seat's zone
+        (``vision.session``): the middle of the table (``TableLayout.middle``), which the
+        zones' reading never looks at, differs from the empty table's over at least
+        ``MIDDLE_SHARE`` of it, where no card the zones' reading holds lies (a card played at
+        its zone's inner edge reaches into the middle), and has been still for
+        ``MIDDLE_SETTLE`` frames; once until it moves again. Call it once a frame, after
+        ``plan``. Never before the table has been seen empty, nor where nothing is
+        calibrated."""
+        if self.middle is None or self.calibration is None or self.previous is None \
+                or self.before is None:
+            return False
+        if self.previous.shape != self.before.shape or self._count(
+                np.abs(self.previous - self.before) > self.pixel_change, self.middle_moves):
+            self.middle_still, self.middle_looked = 0, False
+            return False
+        self.middle_still += 1
+        if self.middle_looked or self.middle_still < MIDDLE_SETTLE:
+            return False
+        differs = self._not_empty_look(self.previous)
+        if differs is None:
+            return False
+        if len(self.detections):  # the zones' cards reaching into the middle are explained
+            covered = np.zeros(differs.shape, np.uint8)
+            cv2.fillPoly(covered, [self._on_thumb(q) for q in self.detections.quads], 1)
+            differs &= cv2.dilate(covered, np.ones((3, 3), np.uint8)) == 0
+        if not self._count(differs, self.middle):
+            return False
+        self.middle_looked = True
+        return True
 
     def empty_zones(self) -> frozenset[Seat]:
         """The zones that, on the frame just planned and the one before it, look as they did

@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
+from referee.seats import Seat
+
 from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM
 from .detections import CardDetections
 from .announcements import Said
@@ -256,6 +260,15 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             before, leanings = leanings, table.leanings(tracker.holding())
             gate.look_again({seat for seat in tracker.unread()
                              if leanings.get(seat) != before.get(seat)})
+        if gate.stray_due() and frame.index > skip_until:
+            # something has come to rest in the middle of the table, which the zones' reading
+            # never looks at: a card put down in no seat's zone is asked to be moved into one
+            astray = table.astray(_astray(frame, calibration, detector, classifier),
+                                  frame.index, frame.time_s)
+            for said in astray:
+                _log_said(log, said)
+            result.said += astray
+            said_now = said_now + astray
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
@@ -274,6 +287,26 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
+
+
+def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
+            classifier) -> list[tuple[str, float, Seat | None]]:  # noqa: ANN001
+    """The cards lying whole on the table in ``frame`` but in no seat's zone (not even by the
+    detector's reach), as read: ``(card, confidence, the seat whose zone is clearly nearest,
+    or None)``; cards read as nothing are left out. One look at the whole table, made only
+    when its middle has changed and come to rest (``ChangeGate.stray_due``)."""
+    found = detector.detect(frame.image, calibration)
+    found = found[np.array([seat is None for seat in found.seats], bool) & found.whole]
+    if not len(found):
+        return []
+    classifier.read(frame.image, found)
+    layout, area = calibration.layout, calibration.layout.area_mm
+    out = []
+    for quad, card, confidence in zip(found.quads, found.cards, found.confidence):
+        x, y = calibration.to_table(quad.mean(axis=0, keepdims=True).astype(float))[0]
+        if card is not None and 0 <= x <= area and 0 <= y <= area:
+            out.append((card, float(confidence), layout.nearest_seat(x, y)))
+    return out
 
 
 def _learnt(learner: DeckLearner | None, said: list[Said], classifier,  # noqa: ANN001

@@ -167,6 +167,8 @@ _PHRASES = {
     "pt": {"trump": "Trunfo: {card}", "cut": "Corte do jogador {seat}",
            "trick_won": "O jogador {seat} ganha {points} pontos",
            "card_unclear": "Carta pouco clara no lugar {seat}: mostre-a outra vez",
+           "card_astray": "A carta {card_pt} está fora das zonas dos jogadores: só conta "
+                          "na zona de quem a jogou; ponha-a lá",
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
            "deck_learned": "Já conheço as figuras deste baralho: passo a lê-las também pelos "
@@ -346,8 +348,8 @@ class Overlay:
             if isinstance(a, GameOver):
                 self.verdict = (table.deal, tuple(a.score))
             if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in (
-                    "card_unclear", "out_of_turn", "trump_unclear", "trump_suit",
-                    "trump_in_doubt", "trump_settled"):
+                    "card_unclear", "card_astray", "out_of_turn", "trump_unclear",
+                    "trump_suit", "trump_in_doubt", "trump_settled"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)

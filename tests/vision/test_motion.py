@@ -411,3 +411,54 @@ def test_an_unsure_card_whose_looks_ran_out_is_looked_at_again_when_asked():
         if plan.action is Action.READ:
             gate.remember(_read_as(card, 0.8), plan.read)
     assert looks == [(Action.READ, {Seat(1)})] * 2 + [(Action.KEEP, frozenset())] * 2
+
+
+def _middle_looks(gate: ChangeGate, frames: list[np.ndarray]) -> list[int]:
+    """The frames (by index) on which the gate asks for a look at the whole table for a card
+    lying astray."""
+    looks = []
+    for n, image in enumerate(frames):
+        gate.plan(image, CALIBRATION)
+        if gate.stray_due():
+            looks.append(n)
+    return looks
+
+
+def test_something_come_to_rest_in_the_middle_of_the_table_is_looked_at_once_until_it_moves():
+    gate = ChangeGate(max_wait=100)
+    centre = CALIBRATION.layout.centre
+    # never before the table has been seen empty (nothing to tell a thing lying there by)
+    assert _middle_looks(gate, [table(centre)] * 6) == []
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # the table seen empty
+    moving = [table((centre[0] - 40 + 10 * k, centre[1])) for k in range(6)]
+    still = [table(centre)] * 6
+    moved = [table((centre[0] + 20, centre[1]))] * 5
+    looks = _middle_looks(gate, moving + still + moved + [table()] * 6)
+    # once, when it has been still for three frames; again once moved and still again; never
+    # for the table empty again, nor while it moves
+    assert looks == [6 + 3, 12 + 3], looks
+
+
+def test_a_card_read_in_its_zone_is_no_reason_to_look_at_the_middle():
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    # a card played at the inner edge of seat 1's zone, reaching into the middle
+    zone = CALIBRATION.layout.zone(Seat(1))
+    spot = (zone.centre[0], zone.y0 - 10)
+    image = table(spot)
+    plan = gate.plan(image, CALIBRATION)
+    looks = []
+    for n in range(6):
+        plan = gate.plan(image, CALIBRATION)
+        if plan.action is Action.READ:
+            gate.remember(card_read_at(spot), plan.read)
+        looks += [n] if gate.stray_due() else []
+    assert looks == []
+    # the same blob not read as a card (say a hand at rest) is looked at, once
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    assert _middle_looks(gate, [image] * 6) == [3]

@@ -303,6 +303,21 @@ def test_a_point_beside_one_zone_is_its_seats_only_within_the_reach_asked_for():
     assert layout.seat_at(*layout.centre, reach=25) is None
 
 
+def test_the_zone_nearest_a_point_is_named_only_where_it_is_clearly_the_nearest():
+    layout = TableLayout()
+    cx, cy = layout.centre
+    assert layout.nearest_seat(cx, cy) is None  # the middle: as near all four
+    bottom = layout.zone(Seat(1))
+    assert layout.nearest_seat(cx, bottom.y0 - 30) == Seat(1)  # just inside the middle
+    assert layout.nearest_seat(cx, bottom.y0 - 30, lead_mm=200) is None
+    # at the corner between seat 1's zone and seat 4's, as near both
+    right = layout.zone(Seat(4))
+    assert layout.nearest_seat(bottom.x1 + 20, right.y1 + 20) is None
+    x0, y0 = layout.middle()[0]
+    assert (x0, y0) == (cx - layout.zone_near_mm, cy - layout.zone_near_mm)
+    assert layout.middle()[2] == (bottom.x1, bottom.y0)  # framed by the zones' inner edges
+
+
 def test_layout_reads_config_and_refuses_nonsense():
     layout = layout_from_mapping({"area_mm": 600, "seat_sides": {"bottom": 3, "left": 4,
                                                                  "top": 1, "right": 2}})

@@ -1570,3 +1570,34 @@ def test_a_play_taken_unsurely_as_a_card_then_played_surely_in_its_trick_is_a_ga
     assert kinds == ["trump", "trick_missed", "card_known", "trick_won", "trick_won"], kinds
     assert [str(p.card) for p in said[3].trick.plays] == ["QS", "4C", "5S", "4S"]
     assert said[3].seat == Seat(1) and table.referee.score == (2, 0)
+
+
+def test_a_card_lying_astray_is_asked_into_a_zone_unless_played_or_read_unsurely():
+    """``TableReferee.astray``: what a look at the middle of the table found there."""
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
+                                   [(2, "AC"), (3, "3C")]])
+    table, said = referee_over(script[:-12])  # the second trick still open
+    assert table.tricks_done == 1 and len(table.referee.plays) == 2
+    before = table.state()
+    # the first trick's cards and the open trick's, gathered in the middle: played already
+    assert table.astray([("AH", 0.99, None), ("3C", 0.99, Seat(3))], 900, 30.0) == []
+    # a card read unsurely may be one of them; a card outside Sueca's deck is no play
+    assert table.astray([("4C", 0.6, None), ("8C", 0.99, None)], 900, 30.0) == []
+    astray = table.astray([("4C", 0.97, Seat(4)), ("4C", 0.95, Seat(4))], 900, 30.0)
+    assert [(s.frame, s.announcement.kind, s.announcement.card, s.announcement.seat)
+            for s in astray] == [(900, "card_astray", "4C", Seat(4))]
+    assert "nearest seat 4's" in astray[0].announcement.message
+    middle = table.astray([("KS", 0.99, None)], 901, 30.1)[0].announcement
+    assert middle.message.startswith("KS lies in the middle of the table")
+    assert table.state() == before  # nothing recorded of it
+    # a trick dropped with seat 3's 5H never read: gathered in the middle, the 5H read there
+    # is no card astray, until the next card is played
+    script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
+                                   [(2, "AC")]])
+    unread = [{s: (("5H", 0.6, True) if s == 3 and entry[0] == "5H" else entry)
+               for s, entry in cards.items()} for cards in script]
+    table, _ = referee_over(unread[:-25])  # swept, the AC not yet down
+    assert table.tricks_done == 1 and not table.referee.plays
+    assert table.astray([("5H", 0.99, None)], 900, 30.0) == []
+    table, _ = referee_over(unread[:-12])  # seat 2's AC leads the next trick
+    assert [s.announcement.card for s in table.astray([("5H", 0.99, None)], 900, 30.0)] == ["5H"]
