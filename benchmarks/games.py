@@ -2,7 +2,7 @@
 count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
-                                         [--brisk] [--workers 2] [--keep DIR]
+                                         [--brisk] [--astray P] [--workers 2] [--keep DIR]
                                          [--models DIR] [--decks [--aces] [--wrong-deck K]]
 
 Every fourth game has a revoke. For each game it prints whether every play, trick winner,
@@ -16,7 +16,9 @@ game of the same design six seeds away in the set (another camera, table and lig
 harder test than a real table's next deal): the deck is learnt in play where that first deal
 ends with every card known (``vision.learning``), and the game is refereed with it. With
 ``--decks --wrong-deck K`` each game is shown another design's deck, K places on in the list
-of test designs: what showing the wrong deck costs.
+of test designs: what showing the wrong deck costs. With ``--astray P`` each card is, with
+chance P, first put down in the middle of the table, in nobody's zone, then moved into its
+player's zone: how often the referee asks for that, and whether it ever asks wrongly.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.options import at_least, model_folder, picture_size  # noqa: E402
+from vision.options import at_least, model_folder, picture_size, share  # noqa: E402
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
@@ -42,13 +44,13 @@ def clip_of(job: tuple) -> tuple[Path, Path]:
     from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
 
-    seed, revoke, (width, height), brisk, folder = job[:5]
+    seed, revoke, (width, height), brisk, folder, astray = job[:6]
     designs = face_sets("test", log=lambda m: None)
     clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     if not (clip.exists() and truth.exists()):
         render_clip(game_from_seed(seed, revoke=revoke), designs[seed % len(designs)], clip,
                     truth, seed=seed, width=width, height=height,
-                    timing=BRISK if brisk else Timing(), progress=False)
+                    timing=BRISK if brisk else Timing(), progress=False, astray=astray)
     return clip, truth
 
 
@@ -61,7 +63,7 @@ def referee_game(job: tuple) -> dict:
 
     from vision.models import MODELS
 
-    seed, revoke, size, brisk, folder, models, with_deck, aces, teacher = job
+    seed, revoke, size, brisk, folder, astray, models, with_deck, aces, teacher = job
     models_dir = Path(models) if models else MODELS
     designs = face_sets("test", log=lambda m: None)
     faces = designs[seed % len(designs)]
@@ -76,7 +78,8 @@ def referee_game(job: tuple) -> dict:
     learnt = None
     if teacher is not None:  # the first deal, of the same design: the deck learnt in it
         learner = DeckLearner(classifier)
-        referee_clip(*clip_of((teacher, teacher % 4 == 0, size, brisk, folder)), detector,
+        referee_clip(*clip_of((teacher, teacher % 4 == 0, size, brisk, folder, astray)),
+                     detector,
                      classifier, learner=learner)
         classifier.deck, learnt = learner.deck, learner.deck is not None
     _, comparison = referee_clip(clip, truth, detector, classifier)
@@ -89,6 +92,8 @@ def referee_game(job: tuple) -> dict:
             "cheats": (comparison.accusations_made, comparison.accusations_expected),
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
             "tricks": (comparison.tricks_right, comparison.tricks_expected),
+            "astray": (comparison.astray_said, comparison.astray_expected,
+                       comparison.astray_wrong),
             "lines": comparison.lines()}
 
 
@@ -101,6 +106,10 @@ def main() -> None:
     parser.add_argument("--size", type=picture_size, default=(960, 540), metavar="WxH",
                         help="the clips' size (default: 960x540)")
     parser.add_argument("--brisk", action="store_true", help="few frames per movement")
+    parser.add_argument("--astray", type=share, default=0.0, metavar="P",
+                        help="the chance that a player first puts their card down in the "
+                        "middle of the table, then moves it into their zone (default: 0; "
+                        "clips rendered with it differ: keep them in a folder of their own)")
     parser.add_argument("--workers", type=at_least(1), default=2,
                         help="games rendered and refereed at once (default: 2)")
     parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "
@@ -131,7 +140,8 @@ def main() -> None:
         folder = args.keep or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
-        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.models,
+        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.astray,
+                 args.models,
                  (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]
@@ -169,6 +179,10 @@ def main() -> None:
           f"score not known for sure), given wrongly: "
           f"{sum(r['verdict_wrong'] for r in results)}; cheating announced: {cheats[0]} of "
           f"{cheats[1]}")
+    if args.astray:
+        astray = [sum(r["astray"][i] for r in results) for i in range(3)]
+        print(f"cards put down in the middle of the table first: {astray[1]}; asked into their "
+              f"zone: {astray[0]}; asked wrongly: {astray[2]}")
     if args.learn:
         learnt = [r for r in results if r["learnt"]]
         print(f"decks learnt in the first deal: {len(learnt)} of {len(results)}; of the games "

@@ -39,6 +39,11 @@ class Comparison:
     statements_wrong: int = 0  # a trump, cut or trick won said that the truth log does not say
     accusations_expected: int = 0  # cheating the truth log announces (revokes and the like)
     accusations_made: int = 0  # of those, announced by the referee word for word
+    # cards the truth log puts down in the middle of the table first, those the referee asked
+    # into their zone, and cards it asked about that the truth never put there
+    astray_expected: int = 0
+    astray_said: int = 0
+    astray_wrong: int = 0
     delays: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -67,7 +72,8 @@ class Comparison:
         return (self.plays_right == self.plays_expected and not self.plays_extra
                 and self.tricks_right == self.tricks_expected and self.verdict_right
                 and not self.false_accusations and not self.statements_wrong
-                and self.announcements_matched == self.announcements_expected)
+                and self.announcements_matched == self.announcements_expected
+                and not self.astray_wrong)
 
     def lines(self) -> list[str]:
         delay = (f", delay from rest to announcement: median {statistics.median(self.delays):.0f}"
@@ -84,6 +90,10 @@ class Comparison:
                                      if self.winner_only else "differs: ")
                                     + f"expected {' / '.join(self.verdict_expected)}, "
                                     f"said {' / '.join(self.verdict_said) or 'nothing'}")]
+        if self.astray_expected or self.astray_wrong:
+            out.append(f"truth: cards put down in the middle first {self.astray_expected}, "
+                       f"asked into their zone {self.astray_said}; asked wrongly "
+                       f"{self.astray_wrong}")
         return out + [f"  {p}" for p in self.problems[:10]]
 
 
@@ -183,6 +193,14 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
                 _says(announcement, r) for r in expected if r["kind"] in ACCUSATIONS):
             result.false_accusations += 1
             result.problems.append(f"false accusation: {announcement['message']}")
+    put = [r["card"] for r in truth if r.get("event") == "card_astray"]
+    asked = [s.announcement.card for s in said if s.announcement.kind == "card_astray"]
+    result.astray_expected = len(put)
+    result.astray_said = sum(card in asked for card in put)
+    for card in asked:
+        if card not in put:
+            result.astray_wrong += 1
+            result.problems.append(f"said wrongly: {card} lies astray")
     verdict = next((r for r in truth if r.get("event") == "verdict"), None)
     if verdict is not None:
         result.verdict_expected = [line for line in verdict.get("lines", [])

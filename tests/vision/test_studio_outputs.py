@@ -131,6 +131,39 @@ def test_clip_choreography_agrees_with_the_rules_engine(name):
     assert game.verdict[-2:] == scorer_verdict
 
 
+def test_a_card_put_down_in_the_middle_first_is_then_slid_into_its_zone():
+    """``astray``: some cards lie a while in the middle of the table, in nobody's zone, before
+    their player moves them into their zone; the truth log says which. The plays, their order
+    and the announcements stay the game's."""
+    from vision.studio.scene import CardOnTable
+
+    game = game_from_file(SAMPLE_GAMES / "game1.sueca")
+    layout = TableLayout()
+    director = Choreographer(game, TinyFaces(0), layout, np.random.default_rng(3),
+                             astray=0.25)
+    truth, where = [], {}
+    for number, frame in enumerate(director.frames()):
+        truth += [{"frame": number, **record} for record in frame.truth]
+        for card in frame.scene.cards:
+            if isinstance(card, CardOnTable) and not card.lift:
+                where.setdefault(str(card.card), []).append(
+                    (number, layout.seat_at(*card.centre)))
+    astray = [r for r in truth if r["event"] == "card_astray"]
+    assert 4 <= len(astray) <= 20, len(astray)
+    plain, _ = frames_of(game)
+    rests = [r for r in truth if r["event"] == "card_rest"]
+    assert [(r["seat"], r["card"]) for r in rests] == [
+        (r["seat"], r["card"]) for r in plain if r["event"] == "card_rest"]
+    assert [r["message"] for r in truth if r["event"] == "announce"] == [
+        r["message"] for r in plain if r["event"] == "announce"]
+    for put in astray:
+        rest = next(r for r in rests if r["card"] == put["card"])
+        assert rest["seat"] == put["seat"] and put["frame"] < rest["frame"]
+        # it lay in nobody's zone when put down, in its player's zone when it came to rest
+        seen = dict(where[put["card"]])
+        assert seen[put["frame"]] is None and seen[rest["frame"]].number == put["seat"]
+
+
 def test_a_revoke_clip_announces_the_revoke_once():
     truth, _ = frames_of(game_from_file(SAMPLE_GAMES / "game1c.sueca"))
     revokes = [r for r in truth if r["event"] == "announce" and r["kind"] == "revoke"]

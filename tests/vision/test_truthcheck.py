@@ -145,3 +145,18 @@ def test_a_verdict_is_given_wrongly_only_where_one_is_given_that_is_not_the_trut
                        "outcome_settled").verdict_wrong
     assert verdict(["Pair B won the given sueca game.", "Score: 50 | 70 (or ...)"],
                    "outcome_settled").verdict_wrong
+
+
+def test_cards_asked_into_their_zone_count_against_those_the_truth_put_in_the_middle():
+    from vision.announcements import CardAstray, Said
+
+    log = truth_log() + [{"event": "card_astray", "frame": 3, "seat": 2, "card": "2D"},
+                         {"event": "card_astray", "frame": 33, "seat": 1, "card": "KC"}]
+    taken = [landing(n) for n in range(len(PLAYS))]
+    asked = [Said(5, 0.2, CardAstray("2D"))]
+    one = compare_with_truth(log, asked, taken)
+    assert (one.astray_expected, one.astray_said, one.astray_wrong) == (2, 1, 0)
+    assert "asked into their zone 1" in " ".join(one.lines())
+    wrong = compare_with_truth(log, asked + [Said(9, 0.3, CardAstray("5H", Seat(3)))], taken)
+    assert (wrong.astray_said, wrong.astray_wrong) == (1, 1) and not wrong.all_right
+    assert any("5H lies astray" in p for p in wrong.problems)

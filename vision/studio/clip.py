@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -98,8 +98,13 @@ class Choreographer:
     """Turns a game into frames (scenes plus truth records)."""
 
     def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
-                 rng: np.random.Generator, timing: Timing = Timing()) -> None:
+                 rng: np.random.Generator, timing: Timing = Timing(), astray: float = 0.0,
+                 ) -> None:
+        """``astray``: the chance that a player first puts their card down in the middle of
+        the table, in nobody's zone, and moves it into their zone a moment later (0: the
+        clips of earlier sessions, frame for frame)."""
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
+        self.astray = astray
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
         self.resting: list[CardOnTable] = []  # cards lying still on the table
         self.referee = Referee(game.order)
@@ -130,11 +135,15 @@ class Choreographer:
 
     # -- movements -------------------------------------------------------------------------
 
-    def _bring(self, seat: Seat, card: Card) -> Iterator[Frame]:
-        """A hand carries ``card`` in; yields frames up to the one where it lies still."""
+    def _bring(self, seat: Seat, card: Card,
+               start_pose: tuple[np.ndarray, float] | None = None) -> Iterator[Frame]:
+        """A hand carries ``card`` in (from ``start_pose``, where the card lies on the table:
+        slid from there); yields frames up to the one where it lies still."""
         rest, angle = self._rest_pose(seat)
         start = self._off_table(seat, rest)
         start_angle = angle + float(self.rng.normal(0, 20))
+        if start_pose is not None:
+            start, start_angle = start_pose
         out = np.array(self.layout.outward(seat))
         face = self.faces.face(card)
         grip = CARD_GRIP_MM
@@ -142,13 +151,43 @@ class Choreographer:
         for k in range(1, n + 1):
             t = _ease_out(k / n)
             pos = start + (rest - start) * t
-            lift = 25 * (1 - t)
+            lift = 25 * (1 - t) if start_pose is None else 3 * (1 - t)
             moving = CardOnTable(card, face, (float(pos[0]), float(pos[1])),
                                  start_angle + (angle - start_angle) * t, lift)
             tip = pos + out * grip
             yield Frame(self._scene([moving], [self._hand(seat, tip, lift + 10)]), [])
         self.resting.append(CardOnTable(card, face, (float(rest[0]), float(rest[1])),
                                               angle))
+
+    def _put_astray(self, seat: Seat, card: Card) -> Generator[Frame, None,
+                                                               tuple[np.ndarray, float]]:
+        """The player puts ``card`` down in the middle of the table, in nobody's zone, lets
+        go, and after a while reaches for it again (to slide it into their zone: ``_bring``
+        from the pose it returns). The first frame it lies still says so in the truth log."""
+        out = np.array(self.layout.outward(seat))
+        spot = np.array(self.layout.centre) + self.rng.normal(0, 12, 2)
+        angle = SIDE_ANGLE[self.layout.side_of(seat)] + float(self.rng.normal(0, 25))
+        start = self._off_table(seat, spot)
+        face = self.faces.face(card)
+        n = self.timing.carry
+        for k in range(1, n + 1):
+            t = _ease_out(k / n)
+            pos = start + (spot - start) * t
+            moving = CardOnTable(card, face, (float(pos[0]), float(pos[1])), angle, 25 * (1 - t))
+            yield Frame(self._scene([moving], [self._hand(seat, pos + out * CARD_GRIP_MM,
+                                                          35 - 25 * t)]), [])
+        placed = CardOnTable(card, face, (float(spot[0]), float(spot[1])), angle)
+        self.resting.append(placed)
+        yield Frame(self._scene(), [{"event": "card_astray", "seat": seat.number,
+                                     "card": str(card)}])
+        yield from self._withdraw(seat, placed)
+        yield from self._still(ASTRAY_STILL)
+        tip0 = spot + out * CARD_GRIP_MM
+        for k in range(1, n + 1):  # the hand comes back for it
+            tip = tip0 + out * 380 * (1 - _ease_out(k / n))
+            yield Frame(self._scene([], [self._hand(seat, tip, 10)]), [])
+        self.resting.remove(placed)
+        return spot, angle
 
     def _withdraw(self, seat: Seat, from_card: CardOnTable) -> Iterator[Frame]:
         out = np.array(self.layout.outward(seat))
@@ -192,7 +231,10 @@ class Choreographer:
 
         for rnd, trick in enumerate(game.tricks, start=1):
             for play in trick.plays:
-                yield from self._bring(play.seat, play.card)
+                start = None
+                if self.astray and self.rng.random() < self.astray:
+                    start = yield from self._put_astray(play.seat, play.card)
+                yield from self._bring(play.seat, play.card, start)
                 placed = self.resting[-1]
                 truth = [{"event": "card_rest", "round": rnd, "seat": play.seat.number,
                           "card": str(play.card), "corners_mm": _rounded(placed.corners_mm())}]
@@ -241,6 +283,9 @@ class Choreographer:
 
 
 CARD_GRIP_MM = 30.0  # how far from the card's centre the fingertips hold it
+# frames a card put down in the middle of the table lies there, the hand gone, before its
+# player reaches for it again (about a second at the clips' 30 frames a second)
+ASTRAY_STILL = 30
 
 
 def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
@@ -299,11 +344,13 @@ class VideoOut:
 def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path, seed: int,
                 layout: TableLayout = TableLayout(), width: int = 1280, height: int = 720,
                 timing: Timing = Timing(), progress: bool = True,
-                log: Callable[[str], None] = print) -> int:
-    """Render ``game`` to ``out`` with its truth log; returns the number of frames."""
+                log: Callable[[str], None] = print, astray: float = 0.0) -> int:
+    """Render ``game`` to ``out`` with its truth log; returns the number of frames.
+    ``astray``: the chance that a card is first put down in the middle of the table
+    (``Choreographer``)."""
     stage = clip_stage(layout, seed, width, height)
     rng = np.random.default_rng([seed, 7])
-    director = Choreographer(game, faces, layout, rng, timing)
+    director = Choreographer(game, faces, layout, rng, timing, astray)
     expected = _expected_frames(game, timing)
     frame_no = 0
     with VideoOut(out, (width, height)) as video, truth_path.open("w") as truth, \
