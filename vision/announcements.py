@@ -25,20 +25,21 @@ class ShowAgain(Announcement):
 
 @dataclass(frozen=True)
 class CardAstray(Announcement):
-    """A card lies face up in no seat's zone (in the middle of the table, say), read surely as
-    ``card``, a card not yet played this deal: nothing is recorded until it lies in a zone,
-    since the zone is what tells whose card it is. ``seat``: the seat whose zone it lies
-    nearest, where one clearly does."""
+    """A card lies face up in no seat's zone (in the middle of the table, say), a card not yet
+    played this deal: read surely as ``card``, or not read surely (``card`` None). Nothing is
+    recorded until it lies in a zone, since the zone is what tells whose card it is.
+    ``seat``: the seat whose zone it lies nearest, where one clearly does."""
 
     kind: ClassVar[str] = "card_astray"
-    card: str
+    card: str | None
     seat: Seat | None = None
 
     @property
     def message(self) -> str:
         where = ("in the middle of the table" if self.seat is None
                  else f"outside every zone, nearest seat {self.seat.number}'s")
-        return (f"{self.card} lies {where}: a card counts once it lies in its player's zone; "
+        what = self.card or "A card"
+        return (f"{what} lies {where}: a card counts once it lies in its player's zone; "
                 "please move it there")
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +101,10 @@ DUE_IS_A_CARD = 100.0
 # the cards a camera can read that a Sueca deck does not hold (8, 9 and 10)
 _SUECA = frozenset(str(c) for c in SUECA_DECK)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
+_SUECA_OR_NOT = _SUECA | _NOT_SUECA  # the 52 cards: not a card back, nor "not a card"
+Odds = Sequence[tuple[str, float]]  # the classifier's likeliest cards, with their odds
+# a card found astray within this distance (mm) of one asked about is that card, not moved
+ASKED_NEAR_MM = 20.0
 
 
 class Phase(enum.Enum):
@@ -182,6 +187,8 @@ class TableReferee:
         self._finished: list[frozenset[str]] = []
         # whether the last trick over was dropped, its cards not all read (``astray``)
         self._last_dropped = False
+        # where cards found astray were asked about, since the middle was last seen clear
+        self._asked_at: list[tuple[float, float]] = []
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
         self._dropped: list[Dropped | None] = []
@@ -298,28 +305,54 @@ class TableReferee:
             self._began = frame
         return [Said(frame, time_s, a) for a in out]
 
-    def astray(self, cards: Sequence[tuple[str, float, Seat | None]], frame: int,
-               time_s: float) -> list[Said]:
+    def astray(self, cards: Sequence[tuple[str, float, Seat | None, Odds, tuple[float, float]]],
+               frame: int, time_s: float) -> list[Said]:
         """What to say of cards found face up in no seat's zone (``vision.session``): each
-        ``(card, confidence, nearest seat or None)``. A Sueca card read surely enough to play
-        that is not one of this deal's plays (a trick gathered in the middle is not astray) is
-        asked to be moved into its player's zone; nothing is recorded of it. A card read
-        unsurely is passed over (it may be a played one), and so is every card between a
-        trick dropped and the next card played: the dropped trick's cards never read may be
-        gathered in the middle, and one of them read there is no card astray."""
+        ``(card, confidence, nearest seat or None, the classifier's odds, where its middle
+        lies on the table in mm)``. A card is asked about once where it lies: not again, read
+        surelier or otherwise, while it lies within ``ASKED_NEAR_MM`` of where it was, until the
+        middle is seen clear (``middle_clear``). A Sueca card read
+        surely enough to play that is not one of this deal's plays (a trick gathered in the
+        middle is not astray) is asked, by name, to be moved into its player's zone; a card
+        read unsurely is asked for too, without its name, where none of the cards the
+        classifier took it for has been played this deal (else it may be a played one).
+        Nothing is recorded of either. Every card between a trick dropped and the next card
+        played, or the middle seen clear (``middle_clear``), is passed over: the dropped
+        trick's cards never read may be gathered in the middle, and one of them read there is
+        no card astray."""
         if self._candidates:
             return self._candidates[0].table.astray(cards, frame, time_s)
         if self.phase is Phase.DEAL_OVER or (self._last_dropped and not self.referee.plays):
             return []
         played = frozenset().union(*self._finished) | {str(p.card) for p in self.referee.plays}
         sure = self.rules.referee.min_confidence
-        said, named = [], set()
-        for card, confidence, seat in cards:
-            if confidence >= sure and card in _SUECA and card not in played \
-                    and card not in named:
-                named.add(card)
-                said.append(Said(frame, time_s, CardAstray(card, seat)))
+        said: list[Said] = []
+        named: set[str | None] = set()
+        for card, confidence, seat, odds, where in cards:
+            if card not in _SUECA_OR_NOT:
+                continue  # a card back, or not a card
+            if any(math.dist(where, asked) <= ASKED_NEAR_MM for asked in self._asked_at):
+                continue  # asked about already (its player may be reaching for it)
+            if confidence >= sure:  # named, unless no play or played already
+                passed = card not in _SUECA or card in played
+                name: str | None = card
+            else:  # unnamed, unless it may be a card played already
+                passed = card in played or any(other in played for other, _ in odds)
+                name = None
+            if not passed and name not in named:
+                named.add(name)
+                self._asked_at.append(tuple(where))
+                said.append(Said(frame, time_s, CardAstray(name, seat)))
         return said
+
+    def middle_clear(self) -> None:
+        """The middle of the table has been seen clear, as on the empty table
+        (``vision.motion``): no card of a trick dropped lies gathered there, so a card found
+        there later is ``astray``'s to ask about."""
+        if self._candidates:
+            for candidate in self._candidates:
+                candidate.table.middle_clear()
+        self._last_dropped, self._asked_at = False, []
 
     def _note(self, gaps: dict, reads: dict, keeps: Callable[[tuple, int, Any], bool]) -> None:
         """Keep in ``gaps`` (by seat: the frame a card was first seen, what was read of it)

@@ -146,6 +146,8 @@ class ChangeGate:
         self.middle_moves: tuple[np.ndarray, int] | None = None  # and how many make it move
         self.middle_still = 0  # frames the middle has not moved for
         self.middle_looked = False  # whether it was looked at since it last moved
+        # whether, still, it looks as on the empty table (but for the zones' cards reaching in)
+        self.middle_empty = False
 
     def thumb(self, image: np.ndarray, shown: np.ndarray | None = None) -> np.ndarray:
         """The part of ``image`` in the box (``self.box``) at every ``step``-th pixel (from
@@ -192,7 +194,7 @@ class ChangeGate:
         self.middle_moves = self._region(mask)
         pixels = self.middle_moves[0]
         self.middle = (pixels, max(self.min_pixels, int(np.ceil(MIDDLE_SHARE * len(pixels)))))
-        self.middle_still, self.middle_looked = 0, False
+        self.middle_still, self.middle_looked, self.middle_empty = 0, False, False
 
     def _on_thumb(self, points: np.ndarray) -> np.ndarray:
         """Picture points as the thumbnail's pixels."""
@@ -298,13 +300,14 @@ class ChangeGate:
         its zone's inner edge reaches into the middle), and has been still for
         ``MIDDLE_SETTLE`` frames; once until it moves again. Call it once a frame, after
         ``plan``. Never before the table has been seen empty, nor where nothing is
-        calibrated."""
+        calibrated. Where the middle, settled, shows nothing, ``middle_empty`` says so until
+        it moves."""
         if self.middle is None or self.calibration is None or self.previous is None \
                 or self.before is None:
             return False
         if self.previous.shape != self.before.shape or self._count(
                 np.abs(self.previous - self.before) > self.pixel_change, self.middle_moves):
-            self.middle_still, self.middle_looked = 0, False
+            self.middle_still, self.middle_looked, self.middle_empty = 0, False, False
             return False
         self.middle_still += 1
         if self.middle_looked or self.middle_still < MIDDLE_SETTLE:
@@ -317,6 +320,7 @@ class ChangeGate:
             cv2.fillPoly(covered, [self._on_thumb(q) for q in self.detections.quads], 1)
             differs &= cv2.dilate(covered, np.ones((3, 3), np.uint8)) == 0
         if not self._count(differs, self.middle):
+            self.middle_empty = True
             return False
         self.middle_looked = True
         return True

@@ -20,8 +20,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from referee.seats import Seat
-
 from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM
 from .detections import CardDetections
 from .announcements import Said
@@ -269,6 +267,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 _log_said(log, said)
             result.said += astray
             said_now = said_now + astray
+        elif gate.middle_empty:
+            table.middle_clear()  # (a dropped trick's cards are not gathered there)
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
@@ -290,11 +290,13 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
 
 
 def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
-            classifier) -> list[tuple[str, float, Seat | None]]:  # noqa: ANN001
+            classifier) -> list[tuple]:  # noqa: ANN001
     """The cards lying whole on the table in ``frame`` but in no seat's zone (not even by the
     detector's reach), as read: ``(card, confidence, the seat whose zone is clearly nearest,
-    or None)``; cards read as nothing are left out. One look at the whole table, made only
-    when its middle has changed and come to rest (``ChangeGate.stray_due``)."""
+    or None, the classifier's odds, where its middle lies on the table)``; cards read as
+    nothing are left out. One look at the
+    whole table, made only when its middle has changed and come to rest
+    (``ChangeGate.stray_due``)."""
     found = detector.detect(frame.image, calibration)
     found = found[np.array([seat is None for seat in found.seats], bool) & found.whole]
     if not len(found):
@@ -302,10 +304,12 @@ def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
     classifier.read(frame.image, found)
     layout, area = calibration.layout, calibration.layout.area_mm
     out = []
-    for quad, card, confidence in zip(found.quads, found.cards, found.confidence):
+    for quad, card, confidence, odds in zip(found.quads, found.cards, found.confidence,
+                                            found.odds):
         x, y = calibration.to_table(quad.mean(axis=0, keepdims=True).astype(float))[0]
         if card is not None and 0 <= x <= area and 0 <= y <= area:
-            out.append((card, float(confidence), layout.nearest_seat(x, y)))
+            out.append((card, float(confidence), layout.nearest_seat(x, y), odds or (),
+                        (float(x), float(y))))
     return out
 
 

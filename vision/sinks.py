@@ -167,8 +167,8 @@ _PHRASES = {
     "pt": {"trump": "Trunfo: {card}", "cut": "Corte do jogador {seat}",
            "trick_won": "O jogador {seat} ganha {points} pontos",
            "card_unclear": "Carta pouco clara no lugar {seat}: mostre-a outra vez",
-           "card_astray": "A carta {card_pt} está fora das zonas dos jogadores: só conta "
-                          "na zona de quem a jogou; ponha-a lá",
+           "card_astray": "Há uma carta fora das zonas dos jogadores: só conta na zona de "
+                          "quem a jogou; ponha-a lá",
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
            "deck_learned": "Já conheço as figuras deste baralho: passo a lê-las também pelos "

@@ -193,14 +193,23 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
                 _says(announcement, r) for r in expected if r["kind"] in ACCUSATIONS):
             result.false_accusations += 1
             result.problems.append(f"false accusation: {announcement['message']}")
+    # (a card not read surely is asked about without its name: such a request stands for
+    # any card put there that was not asked about by name, one request a card)
     put = [r["card"] for r in truth if r.get("event") == "card_astray"]
     asked = [s.announcement.card for s in said if s.announcement.kind == "card_astray"]
+    named = [card for card in asked if card is not None]
     result.astray_expected = len(put)
-    result.astray_said = sum(card in asked for card in put)
-    for card in asked:
+    by_name = sum(card in named for card in put)
+    unnamed = len(asked) - len(named)
+    result.astray_said = by_name + min(unnamed, len(put) - by_name)
+    for card in named:
         if card not in put:
             result.astray_wrong += 1
             result.problems.append(f"said wrongly: {card} lies astray")
+    if unnamed > len(put) - by_name:
+        result.astray_wrong += unnamed - (len(put) - by_name)
+        result.problems.append(f"said wrongly: a card lies astray ({unnamed} times, for "
+                               f"{len(put) - by_name} cards not asked about by name)")
     verdict = next((r for r in truth if r.get("event") == "verdict"), None)
     if verdict is not None:
         result.verdict_expected = [line for line in verdict.get("lines", [])

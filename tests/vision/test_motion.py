@@ -439,6 +439,10 @@ def test_something_come_to_rest_in_the_middle_of_the_table_is_looked_at_once_unt
     # once, when it has been still for three frames; again once moved and still again; never
     # for the table empty again, nor while it moves
     assert looks == [6 + 3, 12 + 3], looks
+    assert gate.middle_empty  # and the middle, settled, now shows nothing
+    gate.plan(table(centre), CALIBRATION)
+    gate.stray_due()
+    assert not gate.middle_empty  # until something moves there
 
 
 def test_a_card_read_in_its_zone_is_no_reason_to_look_at_the_middle():

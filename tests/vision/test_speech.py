@@ -282,12 +282,12 @@ def test_a_live_video_keeps_the_cameras_clock(tmp_path):
         assert count in expected, (paced, count)  # paced: 4 s of video at 30 fps
 
 
-def test_a_card_lying_astray_is_spoken_with_the_card_in_words():
+def test_a_card_lying_astray_is_spoken_in_portuguese_and_english():
     from referee.seats import Seat
     from vision.announcements import CardAstray
 
     astray = Said(0, 0.0, CardAstray("7D", Seat(3)))
-    assert spoken(astray, "pt") == ("A carta sete de ouros está fora das zonas dos jogadores: "
-                                    "só conta na zona de quem a jogou; ponha-a lá")
+    assert spoken(astray, "pt") == ("Há uma carta fora das zonas dos jogadores: só conta na "
+                                    "zona de quem a jogou; ponha-a lá")
     assert spoken(astray, "en") == ("7D lies outside every zone, nearest seat 3's: a card counts "
                                     "once it lies in its player's zone; please move it there")

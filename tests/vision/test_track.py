@@ -1572,7 +1572,13 @@ def test_a_play_taken_unsurely_as_a_card_then_played_surely_in_its_trick_is_a_ga
     assert said[3].seat == Seat(1) and table.referee.score == (2, 0)
 
 
-def test_a_card_lying_astray_is_asked_into_a_zone_unless_played_or_read_unsurely():
+def _found(card: str, confidence: float = 0.99, seat: int | None = None, odds=(),
+           x: float = 250.0):
+    """A card a look at the middle of the table found: as ``TableReferee.astray`` hears it."""
+    return card, confidence, None if seat is None else Seat(seat), odds, (x, 250.0)
+
+
+def test_a_card_lying_astray_is_asked_into_a_zone_unless_it_may_have_been_played():
     """``TableReferee.astray``: what a look at the middle of the table found there."""
     script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
                                    [(2, "AC"), (3, "3C")]])
@@ -1580,24 +1586,40 @@ def test_a_card_lying_astray_is_asked_into_a_zone_unless_played_or_read_unsurely
     assert table.tricks_done == 1 and len(table.referee.plays) == 2
     before = table.state()
     # the first trick's cards and the open trick's, gathered in the middle: played already
-    assert table.astray([("AH", 0.99, None), ("3C", 0.99, Seat(3))], 900, 30.0) == []
-    # a card read unsurely may be one of them; a card outside Sueca's deck is no play
-    assert table.astray([("4C", 0.6, None), ("8C", 0.99, None)], 900, 30.0) == []
-    astray = table.astray([("4C", 0.97, Seat(4)), ("4C", 0.95, Seat(4))], 900, 30.0)
+    assert table.astray([_found("AH", x=200), _found("3C", seat=3, x=300)], 900, 30.0) == []
+    # a card back, or a card outside Sueca's deck read surely, is no play
+    assert table.astray([_found("back", x=200), _found("8C", x=300)], 900, 30.0) == []
+    astray = table.astray([_found("4C", 0.97, 4, x=200), _found("4C", 0.95, 4, x=300)], 900,
+                          30.0)
     assert [(s.frame, s.announcement.kind, s.announcement.card, s.announcement.seat)
             for s in astray] == [(900, "card_astray", "4C", Seat(4))]
     assert "nearest seat 4's" in astray[0].announcement.message
-    middle = table.astray([("KS", 0.99, None)], 901, 30.1)[0].announcement
+    middle = table.astray([_found("KS", x=100)], 901, 30.1)[0].announcement
     assert middle.message.startswith("KS lies in the middle of the table")
-    assert table.state() == before  # nothing recorded of it
+    # read unsurely: asked for without its name, unless it may be a card played already
+    assert table.astray([_found("4C", 0.6, odds=(("4C", 0.6), ("3C", 0.3)), x=400)], 902,
+                        30.2) == []
+    unnamed = table.astray([_found("QC", 0.6, odds=(("QC", 0.6), ("QS", 0.3)), x=400)], 902,
+                           30.2)
+    assert [(s.announcement.card, s.announcement.message.split(":")[0]) for s in unnamed] == [
+        (None, "A card lies in the middle of the table")]
+    # once where it lies: read surely later, as its player reaches for it, it is not asked
+    # about again, until the middle has been seen clear
+    assert table.astray([_found("QC", x=410)], 903, 30.3) == []
+    table.middle_clear()
+    assert [s.announcement.card for s in table.astray([_found("QC", x=410)], 904, 30.4)] == [
+        "QC"]
+    assert table.state() == before  # nothing recorded of any of them
     # a trick dropped with seat 3's 5H never read: gathered in the middle, the 5H read there
-    # is no card astray, until the next card is played
+    # is no card astray, until the middle is seen clear or the next card is played
     script = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")],
                                    [(2, "AC")]])
     unread = [{s: (("5H", 0.6, True) if s == 3 and entry[0] == "5H" else entry)
                for s, entry in cards.items()} for cards in script]
     table, _ = referee_over(unread[:-25])  # swept, the AC not yet down
     assert table.tricks_done == 1 and not table.referee.plays
-    assert table.astray([("5H", 0.99, None)], 900, 30.0) == []
+    assert table.astray([_found("5H")], 900, 30.0) == []
+    table.middle_clear()  # the middle seen clear since: the dropped trick was taken away
+    assert [s.announcement.card for s in table.astray([_found("5H")], 900, 30.0)] == ["5H"]
     table, _ = referee_over(unread[:-12])  # seat 2's AC leads the next trick
-    assert [s.announcement.card for s in table.astray([("5H", 0.99, None)], 900, 30.0)] == ["5H"]
+    assert [s.announcement.card for s in table.astray([_found("5H")], 900, 30.0)] == ["5H"]

@@ -160,3 +160,8 @@ def test_cards_asked_into_their_zone_count_against_those_the_truth_put_in_the_mi
     wrong = compare_with_truth(log, asked + [Said(9, 0.3, CardAstray("5H", Seat(3)))], taken)
     assert (wrong.astray_said, wrong.astray_wrong) == (1, 1) and not wrong.all_right
     assert any("5H lies astray" in p for p in wrong.problems)
+    # a card asked about without its name stands for one put there and not named
+    unnamed = compare_with_truth(log, asked + [Said(9, 0.3, CardAstray(None))], taken)
+    assert (unnamed.astray_said, unnamed.astray_wrong) == (2, 0)
+    twice = compare_with_truth(log, asked + [Said(9, 0.3, CardAstray(None))] * 2, taken)
+    assert (twice.astray_said, twice.astray_wrong) == (2, 1)
