@@ -79,8 +79,7 @@ def referee_game(job: tuple) -> dict:
     if teacher is not None:  # the first deal, of the same design: the deck learnt in it
         learner = DeckLearner(classifier)
         referee_clip(*clip_of((teacher, teacher % 4 == 0, size, brisk, folder, astray)),
-                     detector,
-                     classifier, learner=learner)
+                     detector, classifier, learner=learner)
         classifier.deck, learnt = learner.deck, learner.deck is not None
     _, comparison = referee_clip(clip, truth, detector, classifier)
     return {"seed": seed, "revoke": revoke, "design": faces.name, "right": comparison.all_right,
@@ -141,8 +140,7 @@ def main() -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.astray,
-                 args.models,
-                 (args.wrong_deck or 0) if args.decks else None, args.aces,
+                 args.models, (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]
         started = time.monotonic()

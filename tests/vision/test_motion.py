@@ -453,7 +453,7 @@ def test_a_card_read_in_its_zone_is_no_reason_to_look_at_the_middle():
     zone = CALIBRATION.layout.zone(Seat(1))
     spot = (zone.centre[0], zone.y0 - 10)
     image = table(spot)
-    plan = gate.plan(image, CALIBRATION)
+    gate.plan(image, CALIBRATION)  # put down: moving
     looks = []
     for n in range(6):
         plan = gate.plan(image, CALIBRATION)
