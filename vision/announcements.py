@@ -28,11 +28,13 @@ class CardAstray(Announcement):
     """A card lies face up in no seat's zone (in the middle of the table, say), a card not yet
     played this deal: read surely as ``card``, or not read surely (``card`` None). Nothing is
     recorded until it lies in a zone, since the zone is what tells whose card it is.
-    ``seat``: the seat whose zone it lies nearest, where one clearly does."""
+    ``seat``: the seat whose zone it lies nearest, where one clearly does; ``quad``: its
+    outline in the picture (the overlay draws it)."""
 
     kind: ClassVar[str] = "card_astray"
     card: str | None
     seat: Seat | None = None
+    quad: tuple[tuple[float, float], ...] = ()
 
     @property
     def message(self) -> str:

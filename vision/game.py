@@ -102,9 +102,23 @@ DUE_IS_A_CARD = 100.0
 _SUECA = frozenset(str(c) for c in SUECA_DECK)
 _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
 _SUECA_OR_NOT = _SUECA | _NOT_SUECA  # the 52 cards: not a card back, nor "not a card"
-Odds = Sequence[tuple[str, float]]  # the classifier's likeliest cards, with their odds
 # a card found astray within this distance (mm) of one asked about is that card, not moved
 ASKED_NEAR_MM = 20.0
+
+
+@dataclass(frozen=True)
+class FoundAstray:
+    """A card a look at the whole table found face up in no seat's zone (``vision.session``):
+    as read (``card``, ``confidence``, the classifier's ``odds``), the seat whose zone lies
+    clearly nearest (or None), where its middle lies on the table (mm) and its outline in the
+    picture."""
+
+    card: str
+    confidence: float
+    seat: Seat | None
+    odds: Sequence[tuple[str, float]]
+    where: tuple[float, float]
+    quad: tuple[tuple[float, float], ...] = ()
 
 
 class Phase(enum.Enum):
@@ -305,13 +319,11 @@ class TableReferee:
             self._began = frame
         return [Said(frame, time_s, a) for a in out]
 
-    def astray(self, cards: Sequence[tuple[str, float, Seat | None, Odds, tuple[float, float]]],
-               frame: int, time_s: float) -> list[Said]:
-        """What to say of cards found face up in no seat's zone (``vision.session``): each
-        ``(card, confidence, nearest seat or None, the classifier's odds, where its middle
-        lies on the table in mm)``. A card is asked about once where it lies: not again, read
-        surelier or otherwise, while it lies within ``ASKED_NEAR_MM`` of where it was, until the
-        middle is seen clear (``middle_clear``). A Sueca card read
+    def astray(self, cards: Sequence[FoundAstray], frame: int, time_s: float) -> list[Said]:
+        """What to say of cards found face up in no seat's zone (``vision.session``). A card
+        is asked about once where it lies: not again, read surelier or otherwise, while it
+        lies within ``ASKED_NEAR_MM`` of where it was, until the middle is seen clear
+        (``middle_clear``). A Sueca card read
         surely enough to play that is not one of this deal's plays (a trick gathered in the
         middle is not astray) is asked, by name, to be moved into its player's zone; a card
         read unsurely is asked for too, without its name, where none of the cards the
@@ -328,21 +340,22 @@ class TableReferee:
         sure = self.rules.referee.min_confidence
         said: list[Said] = []
         named: set[str | None] = set()
-        for card, confidence, seat, odds, where in cards:
+        for found in cards:
+            card = found.card
             if card not in _SUECA_OR_NOT:
                 continue  # a card back, or not a card
-            if any(math.dist(where, asked) <= ASKED_NEAR_MM for asked in self._asked_at):
+            if any(math.dist(found.where, asked) <= ASKED_NEAR_MM for asked in self._asked_at):
                 continue  # asked about already (its player may be reaching for it)
-            if confidence >= sure:  # named, unless no play or played already
+            if found.confidence >= sure:  # named, unless no play or played already
                 passed = card not in _SUECA or card in played
                 name: str | None = card
             else:  # unnamed, unless it may be a card played already
-                passed = card in played or any(other in played for other, _ in odds)
+                passed = card in played or any(other in played for other, _ in found.odds)
                 name = None
             if not passed and name not in named:
                 named.add(name)
-                self._asked_at.append(tuple(where))
-                said.append(Said(frame, time_s, CardAstray(name, seat)))
+                self._asked_at.append(found.where)
+                said.append(Said(frame, time_s, CardAstray(name, found.seat, found.quad)))
         return said
 
     def middle_clear(self) -> None:

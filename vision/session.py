@@ -23,7 +23,7 @@ import numpy as np
 from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM
 from .detections import CardDetections
 from .announcements import Said
-from .game import TableReferee
+from .game import FoundAstray, TableReferee
 from .learning import DeckLearner
 from .motion import Action, ChangeGate
 from .sources import Frame
@@ -290,12 +290,10 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
 
 
 def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
-            classifier) -> list[tuple]:  # noqa: ANN001
+            classifier) -> list[FoundAstray]:  # noqa: ANN001
     """The cards lying whole on the table in ``frame`` but in no seat's zone (not even by the
-    detector's reach), as read: ``(card, confidence, the seat whose zone is clearly nearest,
-    or None, the classifier's odds, where its middle lies on the table)``; cards read as
-    nothing are left out. One look at the
-    whole table, made only when its middle has changed and come to rest
+    detector's reach), as read; cards read as nothing are left out. One look at the whole
+    table, made only when its middle has changed and come to rest
     (``ChangeGate.stray_due``)."""
     found = detector.detect(frame.image, calibration)
     found = found[np.array([seat is None for seat in found.seats], bool) & found.whole]
@@ -308,8 +306,9 @@ def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
                                             found.odds):
         x, y = calibration.to_table(quad.mean(axis=0, keepdims=True).astype(float))[0]
         if card is not None and 0 <= x <= area and 0 <= y <= area:
-            out.append((card, float(confidence), layout.nearest_seat(x, y), odds or (),
-                        (float(x), float(y))))
+            outline = tuple((round(float(px), 1), round(float(py), 1)) for px, py in quad)
+            out.append(FoundAstray(card, float(confidence), layout.nearest_seat(x, y),
+                                   odds or (), (float(x), float(y)), outline))
     return out
 
 

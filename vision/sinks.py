@@ -307,6 +307,7 @@ SEAT_COLOURS = {1: (60, 180, 255), 2: (255, 160, 60), 3: (80, 220, 120), 4: (220
 # said under the status lines while no table is in view (BGR orange)
 NO_TABLE = "no table in view: the four markers must show (or give --calibration)"
 NO_TABLE_COLOUR = (0, 140, 255)
+ASTRAY_COLOUR = (0, 0, 255)  # (BGR red) a card lying in no seat's zone, asked to be moved in
 
 
 class Overlay:
@@ -318,6 +319,8 @@ class Overlay:
         # the verdict's score of the deal just over (a cheat's 120 | 0 is not the points the
         # tricks made), by deal
         self.verdict: tuple[int, tuple[int, int]] | None = None
+        # the outline of the card last asked to be moved into a zone, and when it was asked
+        self.astray: tuple[np.ndarray, float] | None = None
 
     def draw(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
              table: TableReferee, said: list[Said]) -> np.ndarray:
@@ -353,6 +356,14 @@ class Overlay:
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)
+            if a.kind == "card_astray" and len(getattr(a, "quad", ())) == 4:
+                self.astray = (np.array(a.quad, np.float32), frame.time_s)
+        if self.astray and frame.time_s - self.astray[1] <= self.banner_s:
+            quad = self.astray[0].astype(np.int32)  # the card to move, while the banner says so
+            cv2.polylines(image, [quad], True, ASTRAY_COLOUR, max(2, int(3 * scale)),
+                          cv2.LINE_AA)
+            x, y = quad.min(axis=0)
+            _label(image, "move into a zone", (int(x), int(y) - 4), 0.6 * scale, ASTRAY_COLOUR)
         lines = self.status(frame.time_s, table.state())
         for n, line in enumerate(lines):
             _label(image, line, (int(10 * scale), int((26 + 26 * n) * scale)), 0.65 * scale,

@@ -291,3 +291,26 @@ def test_a_card_lying_astray_is_spoken_in_portuguese_and_english():
                                     "zona de quem a jogou; ponha-a lá")
     assert spoken(astray, "en") == ("7D lies outside every zone, nearest seat 3's: a card counts "
                                     "once it lies in its player's zone; please move it there")
+
+
+def test_the_overlay_outlines_a_card_asked_into_its_zone_while_the_banner_shows():
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.announcements import CardAstray
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import ASTRAY_COLOUR, Overlay
+    from vision.sources import Frame
+
+    overlay, table, none = Overlay(), TableReferee(RulesConfig()), CardDetections()
+    quad = ((300.0, 150.0), (360.0, 150.0), (360.0, 240.0), (300.0, 240.0))
+    said = [Said(0, 10.0, CardAstray(None, None, quad))]
+    blank = np.zeros((360, 640, 3), np.uint8)
+    image = overlay.draw(Frame(blank, 0, 10.0), none, None, table, said)
+    assert tuple(int(v) for v in image[195, 300]) == ASTRAY_COLOUR  # its left side
+    assert image[-5:].any()  # and the banner
+    later = overlay.draw(Frame(blank, 1, 11.0), none, None, table, [])
+    assert tuple(int(v) for v in later[195, 300]) == ASTRAY_COLOUR  # still, a second on
+    gone = overlay.draw(Frame(blank, 2, 10.0 + overlay.banner_s + 0.1), none, None, table, [])
+    assert not gone[195, 300].any() and not gone[-5:].any()

@@ -1575,7 +1575,10 @@ def test_a_play_taken_unsurely_as_a_card_then_played_surely_in_its_trick_is_a_ga
 def _found(card: str, confidence: float = 0.99, seat: int | None = None, odds=(),
            x: float = 250.0):
     """A card a look at the middle of the table found: as ``TableReferee.astray`` hears it."""
-    return card, confidence, None if seat is None else Seat(seat), odds, (x, 250.0)
+    from vision.game import FoundAstray
+
+    return FoundAstray(card, confidence, None if seat is None else Seat(seat), odds,
+                       (x, 250.0))
 
 
 def test_a_card_lying_astray_is_asked_into_a_zone_unless_it_may_have_been_played():
