@@ -266,7 +266,13 @@ def _shade(canvas: np.ndarray, polygons: list[np.ndarray], blur: float, strength
 
 def _fill(mask: np.ndarray, polygons: list[np.ndarray], value: float) -> None:
     for poly in polygons:
-        cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], value, cv2.LINE_AA, shift=2)
+        # (an arm reaching towards a slanted camera can project some way beyond the int32
+        # range, where the cast gave garbage and a warning: such points are held at its edge)
+        fixed = np.clip(np.round(poly * 4), _INT32.min, _INT32.max)
+        cv2.fillPoly(mask, [fixed.astype(np.int32)], value, cv2.LINE_AA, shift=2)
+
+
+_INT32 = np.iinfo(np.int32)
 
 
 def render(stage: Stage, scene: Scene, rng: np.random.Generator,
