@@ -320,18 +320,17 @@ class TableReferee:
         return [Said(frame, time_s, a) for a in out]
 
     def astray(self, cards: Sequence[FoundAstray], frame: int, time_s: float) -> list[Said]:
-        """What to say of cards found face up in no seat's zone (``vision.session``). A card
-        is asked about once where it lies: not again, read surelier or otherwise, while it
-        lies within ``ASKED_NEAR_MM`` of where it was, until the middle is seen clear
-        (``middle_clear``). A Sueca card read
-        surely enough to play that is not one of this deal's plays (a trick gathered in the
-        middle is not astray) is asked, by name, to be moved into its player's zone; a card
-        read unsurely is asked for too, without its name, where none of the cards the
-        classifier took it for has been played this deal (else it may be a played one).
-        Nothing is recorded of either. Every card between a trick dropped and the next card
-        played, or the middle seen clear (``middle_clear``), is passed over: the dropped
-        trick's cards never read may be gathered in the middle, and one of them read there is
-        no card astray."""
+        """What to say of cards found face up in no seat's zone (``vision.session``). A Sueca
+        card read surely enough to play that is not one of this deal's plays (a trick
+        gathered in the middle is not astray) is asked, by name, to be moved into its
+        player's zone; a card read unsurely is asked for too, without its name, where none of
+        the cards the classifier took it for has been played this deal (else it may be a
+        played one). Nothing is recorded of either. Each card is asked about once where it
+        lies: not again, read surelier or not, while it lies within ``ASKED_NEAR_MM`` of
+        where it was. Every card between a trick dropped and the next card played is passed
+        over: the dropped trick's cards never read may be gathered in the middle, and one of
+        them read there is no card astray. Seeing the middle clear (``middle_clear``) ends
+        both."""
         if self._candidates:
             return self._candidates[0].table.astray(cards, frame, time_s)
         if self.phase is Phase.DEAL_OVER or (self._last_dropped and not self.referee.plays):

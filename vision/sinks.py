@@ -19,7 +19,7 @@ import numpy as np
 from referee.cards import Suit
 from referee.events import Cheat, Cut, GameIncomplete, GameOver
 
-from .announcements import Said
+from .announcements import CardAstray, Said
 from .detections import CardDetections
 from .game import TableReferee
 from .sources import Frame
@@ -356,7 +356,7 @@ class Overlay:
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)
-            if a.kind == "card_astray" and len(getattr(a, "quad", ())) == 4:
+            if isinstance(a, CardAstray) and len(a.quad) == 4:
                 self.astray = (np.array(a.quad, np.float32), frame.time_s)
         if self.astray and frame.time_s - self.astray[1] <= self.banner_s:
             quad = self.astray[0].astype(np.int32)  # the card to move, while the banner says so
