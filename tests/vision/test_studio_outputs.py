@@ -219,7 +219,11 @@ def test_studio_clip_command_refuses_bad_input(tmp_path):
                            "--designs", "tiny"])
     assert miscard.returncode == 1 and len(miscard.stderr.strip().splitlines()) == 1
     assert "is invalid: Card 'x' is invalid! A card string" in miscard.stderr, miscard.stderr
-    for done in (neither, missing, broken, miscard):
+    astray = run_command([exe, "studio", "clip", "--random", "3", "--astray", "1.5",
+                          "--out", str(tmp_path / "b.mp4"), "--designs", "tiny"])
+    assert astray.returncode == 2 and "must lie between 0 and 1" in astray.stderr
+    assert not (tmp_path / "b.mp4").exists()
+    for done in (neither, missing, broken, miscard, astray):
         assert "Traceback" not in done.stderr
 
 
@@ -291,3 +295,25 @@ def test_a_clip_frame_that_shows_the_table_as_before_is_drawn_once_and_alike(tmp
     (once, drawn_once, frames), (each, drawn_each, _) = made
     assert once == each
     assert drawn_each == frames and drawn_once < 0.9 * frames
+
+
+def test_studio_clip_passes_its_astray_chance_to_the_renderer(tmp_path, monkeypatch):
+    """``studio clip --astray P`` renders with that chance (the renderer is stood in for:
+    rendering a whole game takes seconds)."""
+    from vision import cli
+    from vision.studio import clip as clip_module
+
+    asked = {}
+
+    def render(*args, **kwargs):  # noqa: ANN002, ANN003
+        asked.update(kwargs)
+        return 30
+
+    monkeypatch.setattr(clip_module, "render_clip", render)
+    out = str(tmp_path / "c.mp4")
+    assert cli.main(["studio", "clip", "--random", "3", "--astray", "0.25", "--out", out,
+                     "--designs", "tiny", "--quiet"]) == 0
+    assert asked["astray"] == 0.25
+    assert cli.main(["studio", "clip", "--random", "3", "--out", out, "--designs", "tiny",
+                     "--quiet"]) == 0
+    assert asked["astray"] == 0.0

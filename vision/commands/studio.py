@@ -97,7 +97,8 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
         designs = face_sets(ns.designs, log=lambda m: print(m, file=sys.stderr))
         faces = designs[int(np.random.default_rng([ns.seed, 5]).integers(len(designs)))]
         frames = render_clip(game, faces, out, truth, ns.seed, layout, ns.size[0], ns.size[1],
-                             progress=not ns.quiet, log=lambda m: print(m, file=sys.stderr))
+                             progress=not ns.quiet, log=lambda m: print(m, file=sys.stderr),
+                             astray=ns.astray)
     except StudioError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
