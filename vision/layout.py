@@ -133,6 +133,11 @@ class TableLayout:
         (cx, cy), n = self.centre, self.zone_near_mm
         return [(cx - n, cy - n), (cx + n, cy - n), (cx + n, cy + n), (cx - n, cy + n)]
 
+    def in_middle(self, x: float, y: float) -> bool:
+        """Whether the point lies in the middle of the table (``middle``)."""
+        (cx, cy), n = self.centre, self.zone_near_mm
+        return abs(x - cx) <= n and abs(y - cy) <= n
+
     def outward(self, seat: Seat) -> tuple[float, float]:
         """Unit vector from the centre towards ``seat``'s side of the table."""
         return {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0),

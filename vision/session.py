@@ -307,8 +307,11 @@ def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
         x, y = calibration.to_table(quad.mean(axis=0, keepdims=True).astype(float))[0]
         if card is not None and 0 <= x <= area and 0 <= y <= area:
             outline = tuple((round(float(px), 1), round(float(py), 1)) for px, py in quad)
-            out.append(FoundAstray(card, float(confidence), layout.nearest_seat(x, y),
-                                   odds or (), (float(x), float(y)), outline))
+            # (a card in the middle is said to lie there: any player may have put it down,
+            # and one a little nearer one zone is not that player's any the more)
+            nearest = None if layout.in_middle(x, y) else layout.nearest_seat(x, y)
+            out.append(FoundAstray(card, float(confidence), nearest, odds or (),
+                                   (float(x), float(y)), outline))
     return out
 
 

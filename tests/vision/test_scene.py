@@ -316,6 +316,9 @@ def test_the_zone_nearest_a_point_is_named_only_where_it_is_clearly_the_nearest(
     x0, y0 = layout.middle()[0]
     assert (x0, y0) == (cx - layout.zone_near_mm, cy - layout.zone_near_mm)
     assert layout.middle()[2] == (bottom.x1, bottom.y0)  # framed by the zones' inner edges
+    assert layout.in_middle(cx, bottom.y0 - 30) and layout.in_middle(*layout.middle()[0])
+    assert not layout.in_middle(bottom.x1 + 20, right.y1 + 20)
+    assert not layout.in_middle(*bottom.centre)
 
 
 def test_layout_reads_config_and_refuses_nonsense():
