@@ -135,8 +135,8 @@ class TableLayout:
 
     def in_middle(self, x: float, y: float) -> bool:
         """Whether the point lies in the middle of the table (``middle``)."""
-        (cx, cy), n = self.centre, self.zone_near_mm
-        return abs(x - cx) <= n and abs(y - cy) <= n
+        (x0, y0), _, (x1, y1), _ = self.middle()
+        return x0 <= x <= x1 and y0 <= y <= y1
 
     def outward(self, seat: Seat) -> tuple[float, float]:
         """Unit vector from the centre towards ``seat``'s side of the table."""
