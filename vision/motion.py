@@ -183,18 +183,22 @@ class ChangeGate:
             for d, masks in ((m, self.masks), (0.0, self.inner)):
                 corners = [(zone.x0 - d, zone.y0 - d), (zone.x1 + d, zone.y0 - d),
                            (zone.x1 + d, zone.y1 + d), (zone.x0 - d, zone.y1 + d)]
-                mask = np.zeros(thumb_shape, np.uint8)
-                cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(
-                    np.array(corners, float)))], 1)
-                masks[zone.seat] = self._region(mask)
-        mask = np.zeros(thumb_shape, np.uint8)
-        cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(
-            np.array(calibration.layout.middle(), float)))], 1)
-        # (it moves by as few changed pixels as a zone does; it holds something by more)
-        self.middle_moves = self._region(mask)
+                masks[zone.seat] = self._region(self._table_mask(calibration, corners,
+                                                                 thumb_shape))
+        # (the middle moves by as few changed pixels as a zone does; it holds something by more)
+        self.middle_moves = self._region(self._table_mask(calibration,
+                                                          calibration.layout.middle(),
+                                                          thumb_shape))
         pixels = self.middle_moves[0]
         self.middle = (pixels, max(self.min_pixels, int(np.ceil(MIDDLE_SHARE * len(pixels)))))
         self.middle_still, self.middle_looked, self.middle_empty = 0, False, False
+
+    def _table_mask(self, calibration: Calibration, corners: list[tuple[float, float]],
+                    shape: tuple[int, ...]) -> np.ndarray:
+        """The polygon of table ``corners`` (mm) marked on a thumbnail of ``shape``."""
+        mask = np.zeros(shape, np.uint8)
+        cv2.fillPoly(mask, [self._on_thumb(calibration.to_image(np.array(corners, float)))], 1)
+        return mask
 
     def _on_thumb(self, points: np.ndarray) -> np.ndarray:
         """Picture points as the thumbnail's pixels."""
@@ -310,15 +314,13 @@ class ChangeGate:
             self.middle_still, self.middle_looked, self.middle_empty = 0, False, False
             return False
         self.middle_still += 1
-        if self.middle_looked or self.middle_still < MIDDLE_SETTLE:
+        # (judged once a settling: a still table costs nothing more frame after frame)
+        if self.middle_looked or self.middle_empty or self.middle_still < MIDDLE_SETTLE:
             return False
-        differs = self._not_empty_look(self.previous)
+        # (the zones' cards reaching into the middle are explained)
+        differs = self._unexplained_look(self.detections)
         if differs is None:
             return False
-        if len(self.detections):  # the zones' cards reaching into the middle are explained
-            covered = np.zeros(differs.shape, np.uint8)
-            cv2.fillPoly(covered, [self._on_thumb(q) for q in self.detections.quads], 1)
-            differs &= cv2.dilate(covered, np.ones((3, 3), np.uint8)) == 0
         if not self._count(differs, self.middle):
             self.middle_empty = True
             return False
@@ -375,14 +377,20 @@ class ChangeGate:
         """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty
         table's where no card found (in any zone) lies: something is there that was not found.
         None before the table has been seen empty."""
-        differs = self._not_empty_look(self.previous)  # (the frame just planned's)
+        differs = self._unexplained_look(detections)
         if differs is None:
             return set()
-        if len(detections):
+        return {seat for seat in seats if self._count(differs, self.inner[seat])}
+
+    def _unexplained_look(self, detections: CardDetections) -> np.ndarray | None:
+        """Where the frame just planned differs from the empty table, except where a card of
+        ``detections`` lies (None before the table has been seen empty)."""
+        differs = self._not_empty_look(self.previous)
+        if differs is not None and len(detections):
             covered = np.zeros(differs.shape, np.uint8)
             cv2.fillPoly(covered, [self._on_thumb(q) for q in detections.quads], 1)
             differs &= cv2.dilate(covered, np.ones((3, 3), np.uint8)) == 0
-        return {seat for seat in seats if self._count(differs, self.inner[seat])}
+        return differs
 
     def _seen_in_part(self) -> set[Seat]:
         """The zones whose last reading holds a card not seen whole. Looked at again while

@@ -301,10 +301,10 @@ def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
         return []
     classifier.read(frame.image, found)
     layout, area = calibration.layout, calibration.layout.area_mm
+    middles = calibration.to_table(found.quads.mean(axis=1))
     out = []
-    for quad, card, confidence, odds in zip(found.quads, found.cards, found.confidence,
-                                            found.odds):
-        x, y = calibration.to_table(quad.mean(axis=0, keepdims=True).astype(float))[0]
+    for quad, card, confidence, odds, (x, y) in zip(found.quads, found.cards, found.confidence,
+                                                    found.odds, middles):
         if card is not None and 0 <= x <= area and 0 <= y <= area:
             outline = tuple((round(float(px), 1), round(float(py), 1)) for px, py in quad)
             # (a card in the middle is said to lie there: any player may have put it down,

@@ -136,12 +136,18 @@ class Choreographer:
     # -- movements -------------------------------------------------------------------------
 
     def _bring(self, seat: Seat, card: Card,
-               start_pose: tuple[np.ndarray, float] | None = None) -> Iterator[Frame]:
+               start_pose: tuple[np.ndarray, float] | None = None,
+               rest_pose: tuple[np.ndarray, float] | None = None) -> Iterator[Frame]:
         """A hand carries ``card`` in (from ``start_pose``, where the card lies on the table:
-        slid from there); yields frames up to the one where it lies still."""
-        rest, angle = self._rest_pose(seat)
-        start = self._off_table(seat, rest)
-        start_angle = angle + float(self.rng.normal(0, 20))
+        slid from there) to its player's zone (or to ``rest_pose``, held as it will lie);
+        yields frames up to the one where it lies still."""
+        if rest_pose is None:
+            rest, angle = self._rest_pose(seat)
+            start = self._off_table(seat, rest)
+            start_angle = angle + float(self.rng.normal(0, 20))
+        else:
+            rest, angle = rest_pose
+            start, start_angle = self._off_table(seat, rest), angle
         if start_pose is not None:
             start, start_angle = start_pose
         out = np.array(self.layout.outward(seat))
@@ -164,30 +170,27 @@ class Choreographer:
         """The player puts ``card`` down in the middle of the table, in nobody's zone, lets
         go, and after a while reaches for it again (to slide it into their zone: ``_bring``
         from the pose it returns). The first frame it lies still says so in the truth log."""
-        out = np.array(self.layout.outward(seat))
         spot = np.array(self.layout.centre) + self.rng.normal(0, 12, 2)
         angle = SIDE_ANGLE[self.layout.side_of(seat)] + float(self.rng.normal(0, 25))
-        start = self._off_table(seat, spot)
-        face = self.faces.face(card)
-        n = self.timing.carry
-        for k in range(1, n + 1):
-            t = _ease_out(k / n)
-            pos = start + (spot - start) * t
-            moving = CardOnTable(card, face, (float(pos[0]), float(pos[1])), angle, 25 * (1 - t))
-            yield Frame(self._scene([moving], [self._hand(seat, pos + out * CARD_GRIP_MM,
-                                                          35 - 25 * t)]), [])
-        placed = CardOnTable(card, face, (float(spot[0]), float(spot[1])), angle)
-        self.resting.append(placed)
+        yield from self._bring(seat, card, rest_pose=(spot, angle))
+        placed = self.resting[-1]
         yield Frame(self._scene(), [{"event": "card_astray", "seat": seat.number,
                                      "card": str(card)}])
         yield from self._withdraw(seat, placed)
         yield from self._still(ASTRAY_STILL)
-        tip0 = spot + out * CARD_GRIP_MM
-        for k in range(1, n + 1):  # the hand comes back for it
-            tip = tip0 + out * 380 * (1 - _ease_out(k / n))
-            yield Frame(self._scene([], [self._hand(seat, tip, 10)]), [])
+        yield from self._reach_for(seat, placed, raised=0.0)
         self.resting.remove(placed)
         return spot, angle
+
+    def _reach_for(self, seat: Seat, card: CardOnTable, raised: float) -> Iterator[Frame]:
+        """The player's hand comes back over the table to ``card``, held ``raised`` mm higher
+        at first than at the end (10 mm above the table)."""
+        out = np.array(self.layout.outward(seat))
+        tip0 = np.array(card.centre) + out * CARD_GRIP_MM
+        for k in range(1, self.timing.carry + 1):
+            t = _ease_out(k / self.timing.carry)
+            tip = tip0 + out * 380 * (1 - t)
+            yield Frame(self._scene([], [self._hand(seat, tip, 10 + raised * (1 - t))]), [])
 
     def _withdraw(self, seat: Seat, from_card: CardOnTable) -> Iterator[Frame]:
         out = np.array(self.layout.outward(seat))
@@ -213,11 +216,7 @@ class Choreographer:
         yield from self._withdraw(dealer, shown)
         yield from self._still(timing.trump_shown)
         out = np.array(self.layout.outward(dealer))
-        tip0 = np.array(shown.centre) + out * CARD_GRIP_MM
-        for k in range(1, timing.carry + 1):  # the hand comes back for the card...
-            t = _ease_out(k / timing.carry)
-            tip = tip0 + out * 380 * (1 - t)
-            yield Frame(self._scene([], [self._hand(dealer, tip, 10 + 20 * (1 - t))]), [])
+        yield from self._reach_for(dealer, shown, raised=20.0)  # the hand comes back for it...
         self.resting.remove(shown)
         for k in range(1, timing.carry + 1):  # ...and takes it away
             t = _ease_in(k / timing.carry)
