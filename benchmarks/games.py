@@ -17,8 +17,9 @@ harder test than a real table's next deal): the deck is learnt in play where tha
 ends with every card known (``vision.learning``), and the game is refereed with it. With
 ``--decks --wrong-deck K`` each game is shown another design's deck, K places on in the list
 of test designs: what showing the wrong deck costs. With ``--astray P`` each card is, with
-chance P, first put down in the middle of the table, in nobody's zone, then moved into its
-player's zone: how often the referee asks for that, and whether it ever asks wrongly.
+chance P, first put down in nobody's zone (in the middle of the table, or as often by a corner
+beside its player's zone), then moved into its player's zone: how often the referee asks for
+that, and whether it ever asks wrongly.
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ def main() -> None:
           f"{cheats[1]}")
     if args.astray:
         astray = [sum(r["astray"][i] for r in results) for i in range(3)]
-        print(f"cards put down in the middle of the table first: {astray[1]}; asked into their "
+        print(f"cards put down in nobody's zone first: {astray[1]}; asked into their "
               f"zone: {astray[0]}; asked wrongly: {astray[2]}")
     if args.learn:
         learnt = [r for r in results if r["learnt"]]

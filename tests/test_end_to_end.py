@@ -282,11 +282,13 @@ def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
     assert comparison.all_right, comparison.lines()
 
 
-def test_a_card_put_down_in_the_middle_of_the_table_is_asked_into_its_zone():
-    """A dealer who shows the trump in the middle of the table, in no seat's zone, is asked
-    to move it into their zone (the zone is what tells whose card it is); once it lies
-    there it is the trump. Rendered by the studio (simplistic, a clip's camera and light) and
-    refereed by the real detector and classifier."""
+@pytest.mark.parametrize("place", ["middle", "corner"])
+def test_a_card_put_down_in_nobodys_zone_is_asked_into_its_zone(place):
+    """A dealer who shows the trump in no seat's zone, in the middle of the table or tossed
+    wide by the corner beside their zone, is asked to move it into their zone (the zone is
+    what tells whose card it is); once it lies there it is the trump. Rendered by the studio
+    (simplistic, a clip's camera and light) and refereed by the real detector and
+    classifier."""
     import numpy as np
 
     from referee import Card
@@ -311,10 +313,14 @@ def test_a_card_put_down_in_the_middle_of_the_table_is_asked_into_its_zone():
     trump = Card.parse("7D")
     cx, cy = layout.centre
     zone = layout.zone(dealer).centre
+    # in the middle, nearer seat 4's zone (55 mm) than seat 3's (85 mm): still the middle,
+    # which says nothing of whose card it is; or by a corner, 50 mm beside the dealer's zone
+    # and 90 mm from the neighbour's, which names the dealer's as the nearest
+    out = np.array(layout.outward(dealer))
+    spot = (cx + 35, cy - 5) if place == "middle" else tuple(
+        np.array(layout.centre) + out * 180 + np.array([-out[1], out[0]]) * 140)
     shots = [(Scene(), 6),
-             # in the middle, nearer seat 4's zone (55 mm) than seat 3's (85 mm): still the
-             # middle, which says nothing of whose card it is
-             (Scene(cards=[CardOnTable(trump, faces.face(trump), (cx + 35, cy - 5), 25.0)]), 10),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump), spot, 25.0)]), 10),
              (Scene(cards=[CardOnTable(trump, faces.face(trump), zone, 80.0)]), 14),
              (Scene(), 10)]
 
@@ -331,5 +337,11 @@ def test_a_card_put_down_in_the_middle_of_the_table_is_asked_into_its_zone():
                          TableReferee(rules), [])
     said = [s.announcement for s in result.said]
     assert [a.kind for a in said] == ["card_astray", "trump"], [a.message for a in said]
-    assert (said[0].card, said[0].seat) == ("7D", None)
+    if place == "middle":
+        assert (said[0].card, said[0].seat) == ("7D", None)
+        assert said[0].message.startswith("7D lies in the middle of the table")
+    else:
+        assert (said[0].card, said[0].seat) == ("7D", dealer), said[0].message
+        assert said[0].message.startswith(f"7D lies outside every zone, nearest seat "
+                                          f"{dealer.number}'s")
     assert str(said[1].card) == "7D"

@@ -29,17 +29,23 @@ class CardAstray(Announcement):
     played this deal: read surely as ``card``, or not read surely (``card`` None). Nothing is
     recorded until it lies in a zone, since the zone is what tells whose card it is.
     ``seat``: the seat whose zone it lies nearest, where one clearly does; ``quad``: its
-    outline in the picture (the overlay draws it)."""
+    outline in the picture (the overlay draws it); ``corner``: it lies beyond the middle of
+    the table, by a corner between two zones."""
 
     kind: ClassVar[str] = "card_astray"
     card: str | None
     seat: Seat | None = None
     quad: tuple[tuple[float, float], ...] = ()
+    corner: bool = False
 
     @property
     def message(self) -> str:
-        where = ("in the middle of the table" if self.seat is None
-                 else f"outside every zone, nearest seat {self.seat.number}'s")
+        if self.seat is not None:
+            where = f"outside every zone, nearest seat {self.seat.number}'s"
+        elif self.corner:
+            where = "outside every zone, in a corner between two zones"
+        else:
+            where = "in the middle of the table"
         what = self.card or "A card"
         return (f"{what} lies {where}: a card counts once it lies in its player's zone; "
                 "please move it there")

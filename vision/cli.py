@@ -99,9 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     clip.add_argument("--seed", type=int, default=1,
                       help="seed for camera, table, light and movements (default 1)")
     clip.add_argument("--astray", type=share, default=0.0, metavar="P",
-                      help="the chance that a player first puts their card down in the middle "
-                      "of the table, in nobody's zone, then slides it into their zone "
-                      "(default 0); the truth log marks each such card")
+                      help="the chance that a player first puts their card down in nobody's "
+                      "zone (the middle of the table, or as often a corner beside their zone), "
+                      "then slides it into their zone (default 0); the truth log marks each "
+                      "such card")
     _add_render_options(clip)
     clip.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     clip.set_defaults(run=run_studio_clip)

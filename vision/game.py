@@ -110,8 +110,9 @@ ASKED_NEAR_MM = 20.0
 class FoundAstray:
     """A card a look at the whole table found face up in no seat's zone (``vision.session``):
     as read (``card``, ``confidence``, the classifier's ``odds``), the seat whose zone lies
-    clearly nearest (or None), where its middle lies on the table (mm) and its outline in the
-    picture."""
+    clearly nearest (or None), where its middle lies on the table (mm), its outline in the
+    picture, and whether it lies beyond the middle of the table (``corner``: by a corner
+    between two zones)."""
 
     card: str
     confidence: float
@@ -119,6 +120,7 @@ class FoundAstray:
     odds: Sequence[tuple[str, float]]
     where: tuple[float, float]
     quad: tuple[tuple[float, float], ...] = ()
+    corner: bool = False
 
 
 class Phase(enum.Enum):
@@ -201,7 +203,7 @@ class TableReferee:
         self._finished: list[frozenset[str]] = []
         # whether the last trick over was dropped, its cards not all read (``astray``)
         self._last_dropped = False
-        # where cards found astray were asked about, since the middle was last seen clear
+        # where cards found astray were asked about, since the table outside the zones was last seen clear
         self._asked_at: list[tuple[float, float]] = []
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
@@ -329,8 +331,8 @@ class TableReferee:
         lies: not again, read surelier or not, while it lies within ``ASKED_NEAR_MM`` of
         where it was. Every card between a trick dropped and the next card played is passed
         over: the dropped trick's cards never read may be gathered in the middle, and one of
-        them read there is no card astray. Seeing the middle clear (``middle_clear``) ends
-        both."""
+        them read there is no card astray. Seeing the table outside the zones clear
+        (``astray_clear``) ends both."""
         if self._candidates:
             return self._candidates[0].table.astray(cards, frame, time_s)
         if self.phase is Phase.DEAL_OVER or (self._last_dropped and not self.referee.plays):
@@ -354,16 +356,17 @@ class TableReferee:
             if not passed and name not in named:
                 named.add(name)
                 self._asked_at.append(found.where)
-                said.append(Said(frame, time_s, CardAstray(name, found.seat, found.quad)))
+                said.append(Said(frame, time_s, CardAstray(name, found.seat, found.quad,
+                                                                found.corner)))
         return said
 
-    def middle_clear(self) -> None:
-        """The middle of the table has been seen clear, as on the empty table
-        (``vision.motion``): no card of a trick dropped lies gathered there, so a card found
-        there later is ``astray``'s to ask about."""
+    def astray_clear(self) -> None:
+        """The table outside the zones (its middle, its corners) has been seen clear, as on the
+        empty table (``vision.motion``): no card of a trick dropped lies gathered there, so a
+        card found there later is ``astray``'s to ask about."""
         if self._candidates:
             for candidate in self._candidates:
-                candidate.table.middle_clear()
+                candidate.table.astray_clear()
         self._last_dropped, self._asked_at = False, []
 
     def _note(self, gaps: dict, reads: dict, keeps: Callable[[tuple, int, Any], bool]) -> None:

@@ -133,6 +133,19 @@ class TableLayout:
         (cx, cy), n = self.centre, self.zone_near_mm
         return [(cx - n, cy - n), (cx + n, cy - n), (cx + n, cy + n), (cx - n, cy + n)]
 
+    def corners_between(self) -> list[list[tuple[float, float]]]:
+        """The four corners of the play area between two neighbouring zones, where no seat
+        plays either: squares from the zones' sides (half ``zone_width_mm`` from the centre)
+        out to their far ends (``zone_far_mm``), each as ``middle`` gives its square; the
+        top-left corner first, then clockwise."""
+        (cx, cy), a, b = self.centre, self.zone_width_mm / 2, self.zone_far_mm
+        squares = []
+        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+            x0, x1 = sorted((cx + sx * a, cx + sx * b))
+            y0, y1 = sorted((cy + sy * a, cy + sy * b))
+            squares.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        return squares
+
     def in_middle(self, x: float, y: float) -> bool:
         """Whether the point lies in the middle of the table (``middle``)."""
         (x0, y0), _, (x1, y1), _ = self.middle()

@@ -30,9 +30,10 @@ frame as a whole it decides:
   hand is left out (``Plan.seats``): the tracker hears nothing from it this frame, rather than
   an old reading or a hand-blurred one. A hand moving beside a zone's cards leaves them be.
 
-The middle of the table, between the zones, is watched on the same thumbnail: something come
-to rest there that no card of the zones' reading explains asks for one look at the whole table
-(``stray_due``), for a card put down in nobody's zone.
+The table outside the zones (the middle between them, and the four corners between two
+neighbouring zones) is watched on the same thumbnail: something come to rest there that no card
+of the zones' reading explains asks for one look at the whole table (``stray_due``), for a card
+put down in nobody's zone.
 
 A card can only land when it is still, so nothing is lost: a zone that settles is read on the
 first still frame, and the frames after it keep that reading (or look again, if it was unsure)
@@ -59,9 +60,29 @@ from .table import Calibration
 # The middle of the table is looked at for a card lying astray (``ChangeGate.stray_due``) once
 # this share of it differs from the empty table's and it has been still for this many frames.
 # A card lying wholly in the middle covers 17 % of it; one that lies in no zone, even by the
-# detector's reach (``vision.detect.SEAT_REACH_MM``), at least a third of that.
+# detector's reach (``vision.detect.SEAT_REACH_MM``), at least a third of that. A corner
+# between two zones is looked at once as much of the table differs there (a larger share of
+# the smaller square).
 MIDDLE_SHARE = 0.06
 MIDDLE_SETTLE = 3
+
+
+@dataclass(slots=True)
+class _Watched:
+    """A part of the table outside every zone, watched for a card put down astray
+    (``ChangeGate.stray_due``): its pixels on the thumbnail with how many of them make it move
+    (``moves``) and how many make it hold something (``holds``); how many frames it has been
+    still, whether it was looked at since it last moved, and whether, still, it looks as on
+    the empty table (but for the zones' cards reaching in)."""
+
+    moves: tuple[np.ndarray, int]
+    holds: tuple[np.ndarray, int]
+    still: int = 0
+    looked: bool = False
+    empty: bool = False
+
+    def moved(self) -> None:
+        self.still, self.looked, self.empty = 0, False, False
 
 
 class Action(Enum):
@@ -140,14 +161,9 @@ class ChangeGate:
         self.inner: dict[Seat, tuple[np.ndarray, int]] = {}
         self.waited = 0
         self.reads = 0
-        # the middle of the table, between the zones, on the thumbnail (``stray_due``): its
-        # pixels and how many must differ from the empty table's for something to lie there
-        self.middle: tuple[np.ndarray, int] | None = None
-        self.middle_moves: tuple[np.ndarray, int] | None = None  # and how many make it move
-        self.middle_still = 0  # frames the middle has not moved for
-        self.middle_looked = False  # whether it was looked at since it last moved
-        # whether, still, it looks as on the empty table (but for the zones' cards reaching in)
-        self.middle_empty = False
+        # the table outside the zones, on the thumbnail (``stray_due``): the middle, then the
+        # four corners between two zones
+        self.watched: list[_Watched] = []
 
     def thumb(self, image: np.ndarray, shown: np.ndarray | None = None) -> np.ndarray:
         """The part of ``image`` in the box (``self.box``) at every ``step``-th pixel (from
@@ -185,13 +201,18 @@ class ChangeGate:
                            (zone.x1 + d, zone.y1 + d), (zone.x0 - d, zone.y1 + d)]
                 masks[zone.seat] = self._region(self._table_mask(calibration, corners,
                                                                  thumb_shape))
-        # (the middle moves by as few changed pixels as a zone does; it holds something by more)
-        self.middle_moves = self._region(self._table_mask(calibration,
-                                                          calibration.layout.middle(),
-                                                          thumb_shape))
-        pixels = self.middle_moves[0]
-        self.middle = (pixels, max(self.min_pixels, int(np.ceil(MIDDLE_SHARE * len(pixels)))))
-        self.middle_still, self.middle_looked, self.middle_empty = 0, False, False
+        # (the table outside the zones moves by as few changed pixels as a zone does; it holds
+        # something by more: ``MIDDLE_SHARE`` of the middle, as much of the table in a corner)
+        layout = calibration.layout
+        middle = layout.middle()
+        self.watched = []
+        for square in [middle] + layout.corners_between():
+            moves = self._region(self._table_mask(calibration, square, thumb_shape))
+            share = MIDDLE_SHARE if square is middle else \
+                MIDDLE_SHARE * _square_mm2(middle) / _square_mm2(square)
+            pixels = moves[0]
+            self.watched.append(_Watched(moves, (pixels, max(self.min_pixels, int(np.ceil(
+                share * len(pixels)))))))
 
     def _table_mask(self, calibration: Calibration, corners: list[tuple[float, float]],
                     shape: tuple[int, ...]) -> np.ndarray:
@@ -298,34 +319,51 @@ class ChangeGate:
 
     def stray_due(self) -> bool:
         """Whether to look at the whole table now for a card lying astray, in no seat's zone
-        (``vision.session``): the middle of the table (``TableLayout.middle``), which the
-        zones' reading never looks at, differs from the empty table's over at least
-        ``MIDDLE_SHARE`` of it, where no card the zones' reading holds lies (a card played at
-        its zone's inner edge reaches into the middle), and has been still for
+        (``vision.session``): a part of the table the zones' reading never looks at (the
+        middle, ``TableLayout.middle``, or a corner between two zones,
+        ``TableLayout.corners_between``) differs from the empty table's over at least
+        ``MIDDLE_SHARE`` of the middle's area, where no card the zones' reading holds lies (a
+        card played at its zone's edge reaches out of it), and has been still for
         ``MIDDLE_SETTLE`` frames; once until it moves again. Call it once a frame, after
         ``plan``. Never before the table has been seen empty, nor where nothing is
-        calibrated. Where the middle, settled, shows nothing, ``middle_empty`` says so until
-        it moves."""
-        if self.middle is None or self.calibration is None or self.previous is None \
+        calibrated. Where every such part, settled, shows nothing, ``astray_clear`` says so
+        until one moves."""
+        if not self.watched or self.calibration is None or self.previous is None \
                 or self.before is None:
             return False
-        if self.previous.shape != self.before.shape or self._count(
-                np.abs(self.previous - self.before) > self.pixel_change, self.middle_moves):
-            self.middle_still, self.middle_looked, self.middle_empty = 0, False, False
+        if self.previous.shape != self.before.shape:
+            for part in self.watched:
+                part.moved()
             return False
-        self.middle_still += 1
-        # (judged once a settling: a still table costs nothing more frame after frame)
-        if self.middle_looked or self.middle_empty or self.middle_still < MIDDLE_SETTLE:
+        moving = np.abs(self.previous - self.before) > self.pixel_change
+        judged = []
+        for part in self.watched:
+            if self._count(moving, part.moves):
+                part.moved()
+                continue
+            part.still += 1
+            # (judged once a settling: a still table costs nothing more frame after frame)
+            if not (part.looked or part.empty or part.still < MIDDLE_SETTLE):
+                judged.append(part)
+        if not judged:
             return False
-        # (the zones' cards reaching into the middle are explained)
+        # (the zones' cards reaching out of them are explained)
         differs = self._unexplained_look(self.detections)
         if differs is None:
             return False
-        if not self._count(differs, self.middle):
-            self.middle_empty = True
-            return False
-        self.middle_looked = True
-        return True
+        due = False
+        for part in judged:
+            if self._count(differs, part.holds):
+                part.looked = due = True
+            else:
+                part.empty = True
+        return due
+
+    @property
+    def astray_clear(self) -> bool:
+        """Whether the table outside the zones (``stray_due``'s parts of it), each settled,
+        looks as on the empty table: no card lies astray there, nor a dropped trick's."""
+        return bool(self.watched) and all(part.empty for part in self.watched)
 
     def empty_zones(self) -> frozenset[Seat]:
         """The zones that, on the frame just planned and the one before it, look as they did
@@ -463,6 +501,12 @@ class ChangeGate:
         self.card_masks = {seat: self._region(cv2.dilate(mask, np.ones((3, 3), np.uint8)))
                            for seat, mask in masks.items()}
         return detections
+
+
+def _square_mm2(corners: list[tuple[float, float]]) -> float:
+    """The area (mm²) of an axis-aligned square of the table given by its corners."""
+    (x0, y0), _, (x1, y1), _ = corners
+    return abs(x1 - x0) * abs(y1 - y0)
 
 
 def _sharp_steps(view: np.ndarray, step: int) -> int:

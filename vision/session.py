@@ -259,16 +259,17 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             gate.look_again({seat for seat in tracker.unread()
                              if leanings.get(seat) != before.get(seat)})
         if gate.stray_due() and frame.index > skip_until:
-            # something has come to rest in the middle of the table, which the zones' reading
-            # never looks at: a card put down in no seat's zone is asked to be moved into one
+            # something has come to rest outside the zones (the middle of the table, a corner),
+            # which the zones' reading never looks at: a card put down in no seat's zone is
+            # asked to be moved into one
             astray = table.astray(_astray(frame, calibration, detector, classifier),
                                   frame.index, frame.time_s)
             for said in astray:
                 _log_said(log, said)
             result.said += astray
             said_now = said_now + astray
-        elif gate.middle_empty:
-            table.middle_clear()  # (a dropped trick's cards are not gathered there)
+        elif gate.astray_clear:
+            table.astray_clear()  # (a dropped trick's cards are not gathered there)
         keep_going = True
         for sink in sinks:
             keep_going &= sink.frame(frame, detections, calibration, table, said_now)
@@ -293,7 +294,7 @@ def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
             classifier) -> list[FoundAstray]:  # noqa: ANN001
     """The cards lying whole on the table in ``frame`` but in no seat's zone (not even by the
     detector's reach), as read; cards read as nothing are left out. One look at the whole
-    table, made only when its middle has changed and come to rest
+    table, made only when a part of it outside the zones has changed and come to rest
     (``ChangeGate.stray_due``)."""
     found = detector.detect(frame.image, calibration)
     found = found[np.array([seat is None for seat in found.seats], bool) & found.whole]
@@ -309,9 +310,10 @@ def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001
             outline = tuple((round(float(px), 1), round(float(py), 1)) for px, py in quad)
             # (a card in the middle is said to lie there: any player may have put it down,
             # and one a little nearer one zone is not that player's any the more)
-            nearest = None if layout.in_middle(x, y) else layout.nearest_seat(x, y)
+            middle = layout.in_middle(x, y)
+            nearest = None if middle else layout.nearest_seat(x, y)
             out.append(FoundAstray(card, float(confidence), nearest, odds or (),
-                                   (float(x), float(y)), outline))
+                                   (float(x), float(y)), outline, corner=not middle))
     return out
 
 

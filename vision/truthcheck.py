@@ -91,7 +91,7 @@ class Comparison:
                                     + f"expected {' / '.join(self.verdict_expected)}, "
                                     f"said {' / '.join(self.verdict_said) or 'nothing'}")]
         if self.astray_expected or self.astray_wrong:
-            out.append(f"truth: cards put down in the middle first {self.astray_expected}, "
+            out.append(f"truth: cards put down in nobody's zone first {self.astray_expected}, "
                        f"asked into their zone {self.astray_said}; asked wrongly "
                        f"{self.astray_wrong}")
         return out + [f"  {p}" for p in self.problems[:10]]

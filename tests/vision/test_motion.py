@@ -413,7 +413,7 @@ def test_an_unsure_card_whose_looks_ran_out_is_looked_at_again_when_asked():
     assert looks == [(Action.READ, {Seat(1)})] * 2 + [(Action.KEEP, frozenset())] * 2
 
 
-def _middle_looks(gate: ChangeGate, frames: list[np.ndarray]) -> list[int]:
+def _stray_looks(gate: ChangeGate, frames: list[np.ndarray]) -> list[int]:
     """The frames (by index) on which the gate asks for a look at the whole table for a card
     lying astray."""
     looks = []
@@ -428,21 +428,38 @@ def test_something_come_to_rest_in_the_middle_of_the_table_is_looked_at_once_unt
     gate = ChangeGate(max_wait=100)
     centre = CALIBRATION.layout.centre
     # never before the table has been seen empty (nothing to tell a thing lying there by)
-    assert _middle_looks(gate, [table(centre)] * 6) == []
+    assert _stray_looks(gate, [table(centre)] * 6) == []
     gate = ChangeGate(max_wait=100)
     plan = gate.plan(table(), CALIBRATION)
     gate.remember(CardDetections(), plan.read)  # the table seen empty
     moving = [table((centre[0] - 40 + 10 * k, centre[1])) for k in range(6)]
     still = [table(centre)] * 6
     moved = [table((centre[0] + 20, centre[1]))] * 5
-    looks = _middle_looks(gate, moving + still + moved + [table()] * 6)
+    looks = _stray_looks(gate, moving + still + moved + [table()] * 6)
     # once, when it has been still for three frames; again once moved and still again; never
     # for the table empty again, nor while it moves
     assert looks == [6 + 3, 12 + 3], looks
-    assert gate.middle_empty  # and the middle, settled, now shows nothing
+    assert gate.astray_clear  # and the middle, settled, now shows nothing
     gate.plan(table(centre), CALIBRATION)
     gate.stray_due()
-    assert not gate.middle_empty  # until something moves there
+    assert not gate.astray_clear  # until something moves there
+
+
+@pytest.mark.parametrize("corner", range(4))
+def test_something_come_to_rest_in_a_corner_between_two_zones_is_looked_at_too(corner):
+    """Beyond the middle, a card tossed wide by a corner between two zones lies in no zone
+    either: each corner is watched as the middle is, and the table outside the zones is clear
+    only while the corners are too."""
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # the table seen empty
+    (x0, y0), _, (x1, y1), _ = CALIBRATION.layout.corners_between()[corner]
+    spot = ((x0 + x1) / 2, (y0 + y1) / 2)
+    assert CALIBRATION.layout.seat_at(*spot, reach=25) is None
+    assert _stray_looks(gate, [table()] * 4) == [] and gate.astray_clear
+    assert _stray_looks(gate, [table(spot)] * 6) == [3]
+    assert not gate.astray_clear  # the middle looks empty, but this corner does not
+    assert _stray_looks(gate, [table()] * 4) == [] and gate.astray_clear  # taken away
 
 
 def test_a_card_read_in_its_zone_is_no_reason_to_look_at_the_middle():
@@ -465,4 +482,4 @@ def test_a_card_read_in_its_zone_is_no_reason_to_look_at_the_middle():
     gate = ChangeGate(max_wait=100)
     plan = gate.plan(table(), CALIBRATION)
     gate.remember(CardDetections(), plan.read)
-    assert _middle_looks(gate, [image] * 6) == [3]
+    assert _stray_looks(gate, [image] * 6) == [3]

@@ -321,6 +321,23 @@ def test_the_zone_nearest_a_point_is_named_only_where_it_is_clearly_the_nearest(
     assert not layout.in_middle(*bottom.centre)
 
 
+@pytest.mark.parametrize("near", [90.0, 120.0])
+def test_the_corners_between_zones_lie_in_no_zone_and_reach_out_to_their_far_ends(near):
+    layout = TableLayout(zone_near_mm=near)
+    bottom, right = layout.zone(Seat(1)), layout.zone(Seat(4))
+    corners = layout.corners_between()
+    assert len(corners) == 4
+    # the bottom-right one: from seat 1's zone's side and seat 4's zone's out to their ends
+    assert corners[2][0] == (bottom.x1, right.y1) and corners[2][2] == (right.x1, bottom.y1)
+    for square in corners:
+        (x0, y0), _, (x1, y1), _ = square
+        assert x1 - x0 == y1 - y0 == layout.zone_far_mm - layout.zone_width_mm / 2
+        inside = [(x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * j / 4) for i in range(1, 4)
+                  for j in range(1, 4)]
+        assert all(layout.seat_at(x, y) is None for x, y in inside)
+        assert not layout.in_middle((x0 + x1) / 2, (y0 + y1) / 2)
+
+
 def test_layout_reads_config_and_refuses_nonsense():
     layout = layout_from_mapping({"area_mm": 600, "seat_sides": {"bottom": 3, "left": 4,
                                                                  "top": 1, "right": 2}})

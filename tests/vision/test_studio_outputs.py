@@ -17,6 +17,7 @@ from referee.gamefile import parse_game, read_game_text
 from referee.judge import judge_game
 from referee.seats import TableOrder
 from tests.helpers import SAMPLE_GAMES, console_script, run_command, score_in_process
+from vision.detect import SEAT_REACH_MM
 from vision.layout import TableLayout
 from vision.studio.clip import (
     Choreographer,
@@ -131,10 +132,11 @@ def test_clip_choreography_agrees_with_the_rules_engine(name):
     assert game.verdict[-2:] == scorer_verdict
 
 
-def test_a_card_put_down_in_the_middle_first_is_then_slid_into_its_zone():
-    """``astray``: some cards lie a while in the middle of the table, in nobody's zone, before
-    their player moves them into their zone; the truth log says which. The plays, their order
-    and the announcements stay the game's."""
+def test_a_card_put_down_in_nobodys_zone_first_is_then_slid_into_its_zone():
+    """``astray``: some cards lie a while in nobody's zone, before their player moves them
+    into their zone: in the middle of the table, or tossed wide by a corner beside the
+    player's zone (nearest it, but beyond the detector's reach); the truth log says which
+    card and where. The plays, their order and the announcements stay the game's."""
     from vision.studio.scene import CardOnTable
 
     game = game_from_file(SAMPLE_GAMES / "game1.sueca")
@@ -146,8 +148,7 @@ def test_a_card_put_down_in_the_middle_first_is_then_slid_into_its_zone():
         truth += [{"frame": number, **record} for record in frame.truth]
         for card in frame.scene.cards:
             if isinstance(card, CardOnTable) and not card.lift:
-                where.setdefault(str(card.card), []).append(
-                    (number, layout.seat_at(*card.centre)))
+                where.setdefault(str(card.card), []).append((number, card.centre))
     astray = [r for r in truth if r["event"] == "card_astray"]
     assert 4 <= len(astray) <= 20, len(astray)
     plain, _ = frames_of(game)
@@ -161,7 +162,15 @@ def test_a_card_put_down_in_the_middle_first_is_then_slid_into_its_zone():
         assert rest["seat"] == put["seat"] and put["frame"] < rest["frame"]
         # it lay in nobody's zone when put down, in its player's zone when it came to rest
         seen = dict(where[put["card"]])
-        assert seen[put["frame"]] is None and seen[rest["frame"]].number == put["seat"]
+        astray_at = seen[put["frame"]]
+        assert layout.seat_at(*astray_at, reach=SEAT_REACH_MM) is None
+        assert layout.seat_at(*seen[rest["frame"]]).number == put["seat"]
+        if put["where"] == "middle":
+            assert layout.in_middle(*astray_at)
+        else:  # beside its player's zone, clearly nearer it than the neighbour's
+            assert not layout.in_middle(*astray_at)
+            assert layout.nearest_seat(*astray_at).number == put["seat"]
+    assert {put["where"] for put in astray} == {"middle", "corner"}
 
 
 def test_a_revoke_clip_announces_the_revoke_once():

@@ -1609,7 +1609,7 @@ def test_a_card_lying_astray_is_asked_into_a_zone_unless_it_may_have_been_played
     # once where it lies: read surely later, as its player reaches for it, it is not asked
     # about again, until the middle has been seen clear
     assert table.astray([_found("QC", x=410)], 903, 30.3) == []
-    table.middle_clear()
+    table.astray_clear()
     assert [s.announcement.card for s in table.astray([_found("QC", x=410)], 904, 30.4)] == [
         "QC"]
     assert table.state() == before  # nothing recorded of any of them
@@ -1622,7 +1622,7 @@ def test_a_card_lying_astray_is_asked_into_a_zone_unless_it_may_have_been_played
     table, _ = referee_over(unread[:-25])  # swept, the AC not yet down
     assert table.tricks_done == 1 and not table.referee.plays
     assert table.astray([_found("5H")], 900, 30.0) == []
-    table.middle_clear()  # the middle seen clear since: the dropped trick was taken away
+    table.astray_clear()  # the middle seen clear since: the dropped trick was taken away
     assert [s.announcement.card for s in table.astray([_found("5H")], 900, 30.0)] == ["5H"]
     table, _ = referee_over(unread[:-12])  # seat 2's AC leads the next trick
     assert [s.announcement.card for s in table.astray([_found("5H")], 900, 30.0)] == ["5H"]

@@ -100,9 +100,9 @@ class Choreographer:
     def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
                  rng: np.random.Generator, timing: Timing = Timing(), astray: float = 0.0,
                  ) -> None:
-        """``astray``: the chance that a player first puts their card down in the middle of
-        the table, in nobody's zone, and moves it into their zone a moment later (0: the
-        clips of earlier sessions, frame for frame)."""
+        """``astray``: the chance that a player first puts their card down in nobody's zone
+        (in the middle of the table, or as often by a corner beside their zone), and moves it
+        into their zone a moment later (0: the clips of earlier sessions, frame for frame)."""
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
         self.astray = astray
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
@@ -167,15 +167,26 @@ class Choreographer:
 
     def _put_astray(self, seat: Seat, card: Card) -> Generator[Frame, None,
                                                                tuple[np.ndarray, float]]:
-        """The player puts ``card`` down in the middle of the table, in nobody's zone, lets
-        go, and after a while reaches for it again (to slide it into their zone: ``_bring``
-        from the pose it returns). The first frame it lies still says so in the truth log."""
-        spot = np.array(self.layout.centre) + self.rng.normal(0, 12, 2)
+        """The player puts ``card`` down in nobody's zone, lets go, and after a while reaches
+        for it again (to slide it into their zone: ``_bring`` from the pose it returns): in the
+        middle of the table, or (``ASTRAY_CORNER``) tossed wide, by the corner beside their
+        zone on one side or the other, nearer their zone than their neighbour's by at least
+        20 mm but farther from it than the detector's reach. The first frame it lies still
+        says so in the truth log."""
+        centre = np.array(self.layout.centre)
+        corner = bool(self.rng.random() < ASTRAY_CORNER)
+        if corner:
+            out = np.array(self.layout.outward(seat))
+            across = np.array([-out[1], out[0]]) * (1 if self.rng.random() < 0.5 else -1)
+            spot = centre + out * self.rng.uniform(170, 200) + across * self.rng.uniform(135, 155)
+        else:
+            spot = centre + self.rng.normal(0, 12, 2)
         angle = SIDE_ANGLE[self.layout.side_of(seat)] + float(self.rng.normal(0, 25))
         yield from self._bring(seat, card, rest_pose=(spot, angle))
         placed = self.resting[-1]
         yield Frame(self._scene(), [{"event": "card_astray", "seat": seat.number,
-                                     "card": str(card)}])
+                                     "card": str(card),
+                                     "where": "corner" if corner else "middle"}])
         yield from self._withdraw(seat, placed)
         yield from self._still(ASTRAY_STILL)
         yield from self._reach_for(seat, placed, raised=0.0)
@@ -282,9 +293,11 @@ class Choreographer:
 
 
 CARD_GRIP_MM = 30.0  # how far from the card's centre the fingertips hold it
-# frames a card put down in the middle of the table lies there, the hand gone, before its
-# player reaches for it again (about a second at the clips' 30 frames a second)
+# frames a card put down in nobody's zone lies there, the hand gone, before its player reaches
+# for it again (about a second at the clips' 30 frames a second)
 ASTRAY_STILL = 30
+# the share of the cards put down astray that are tossed wide, by a corner, not in the middle
+ASTRAY_CORNER = 0.5
 
 
 def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
@@ -345,7 +358,7 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                 timing: Timing = Timing(), progress: bool = True,
                 log: Callable[[str], None] = print, astray: float = 0.0) -> int:
     """Render ``game`` to ``out`` with its truth log; returns the number of frames.
-    ``astray``: the chance that a card is first put down in the middle of the table
+    ``astray``: the chance that a card is first put down in nobody's zone
     (``Choreographer``)."""
     stage = clip_stage(layout, seed, width, height)
     rng = np.random.default_rng([seed, 7])
