@@ -373,11 +373,15 @@ class Overlay:
                    0.65 * scale, NO_TABLE_COLOUR)
         if self.banner and frame.time_s - self.banner[1] <= self.banner_s:
             text, _, colour = self.banner
-            band = int(44 * scale)
+            size, thick, margin = 0.7 * scale, max(1, int(2 * scale)), int(12 * scale)
+            lines = _wrapped(text, w - 2 * margin, size, thick)
+            step = int(28 * scale)
+            band = int(44 * scale) + step * (len(lines) - 1)
             cv2.rectangle(image, (0, h - band), (w, h), colour, -1)
-            cv2.putText(image, text[:110], (int(12 * scale), h - int(14 * scale)),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255),
-                        max(1, int(2 * scale)), cv2.LINE_AA)
+            for n, line in enumerate(lines):
+                cv2.putText(image, line, (margin, h - band + int(30 * scale) + step * n),
+                            cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thick,
+                            cv2.LINE_AA)
         return image
 
     def status(self, time_s: float, state: dict) -> list[str]:
@@ -391,6 +395,31 @@ class Overlay:
         return [f"{clock(time_s)}  deal {state['deal']}  {at}  trump {state['trump'] or '?'}",
                 f"score {score[0]} | {score[1]}   "
                 f"on the table: {' '.join(state['trick']) or '-'}"]
+
+
+# the most lines a banner takes at the foot of the picture; a longer sentence ends in "..."
+BANNER_LINES = 3
+
+
+def _wrapped(text: str, width: int, size: float, thick: int) -> list[str]:
+    """``text`` broken between words into lines that fit ``width`` pixels in the overlay's
+    font (a word longer than the width has a line of its own), at most ``BANNER_LINES`` of
+    them; where the sentence runs on, the last ends in "..."."""
+    def fits(line: str) -> bool:
+        return cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, size, thick)[0][0] <= width
+
+    lines: list[str] = []
+    for word in text.split():
+        if lines and fits(f"{lines[-1]} {word}"):
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > BANNER_LINES:
+        last = lines[BANNER_LINES - 1]
+        while last and not fits(f"{last} ..."):
+            last = last.rsplit(" ", 1)[0] if " " in last else ""
+        lines = lines[:BANNER_LINES - 1] + [f"{last} ...".strip()]
+    return lines or [""]
 
 
 def _label(image: np.ndarray, text: str, at: tuple[int, int], size: float,

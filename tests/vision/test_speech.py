@@ -78,7 +78,7 @@ def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
     from referee.config import RulesConfig
     from vision.detections import CardDetections
     from vision.game import TableReferee
-    from vision.sinks import Overlay
+    from vision.sinks import BANNER_LINES, Overlay, _wrapped
     from vision.sources import Frame
 
     overlay = Overlay()
@@ -314,3 +314,46 @@ def test_the_overlay_outlines_a_card_asked_into_its_zone_while_the_banner_shows(
     assert tuple(int(v) for v in later[195, 300]) == ASTRAY_COLOUR  # still, a second on
     gone = overlay.draw(Frame(blank, 2, 10.0 + overlay.banner_s + 0.1), none, None, table, [])
     assert not gone[195, 300].any() and not gone[-5:].any()
+
+
+def test_a_long_banner_is_shown_whole_in_lines_that_fit_the_picture():
+    """A sentence is shown whole (before, a banner showed its first 110 characters: a card
+    astray by a corner lost "please move it there"), broken between words into lines where
+    it is wider than the picture (a small picture, whose text is not made smaller than half
+    size); past three lines it ends in "..."."""
+    import cv2
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.announcements import CardAstray
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import BANNER_LINES, Overlay, _wrapped
+    from vision.sources import Frame
+
+    astray = CardAstray(None, None, corner=True)  # "A card lies outside every zone, in a..."
+    assert len(astray.message) > 110
+
+    def banner(width: int, height: int) -> tuple[int, np.ndarray]:
+        """The banner's height and where its white text lies, on a blank picture."""
+        image = Overlay().draw(Frame(np.zeros((height, width, 3), np.uint8), 0, 1.0),
+                               CardDetections(), None, TableReferee(RulesConfig()),
+                               [Said(0, 1.0, astray)])
+        top = int(np.argmax(image[:, 0].any(axis=1)))
+        return height - top, np.argwhere((image[top:] > 240).all(axis=2))
+
+    # at 960x540 on one line, to its last word
+    size = 0.7 * 960 / 1280
+    whole = cv2.getTextSize(astray.message, cv2.FONT_HERSHEY_SIMPLEX, size, 1)[0][0]
+    high, white = banner(960, 540)
+    assert high == int(44 * 0.75) and white[:, 1].max() > 9 + whole - 10
+    # at 480x270, in lines that all fit
+    high, white = banner(480, 270)
+    assert high > 44 * 0.5 + 10 and white[:, 1].max() < 480 - 4
+    lines = _wrapped(astray.message, 460, 0.35, 1)
+    assert " ".join(lines) == astray.message and len(lines) == 2
+    assert all(cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, 0.35, 1)[0][0] <= 460
+               for line in lines)
+    assert _wrapped("Score: 76 | 44", 460, 0.35, 1) == ["Score: 76 | 44"]
+    long = _wrapped(astray.message * 4, 460, 0.35, 1)
+    assert len(long) == BANNER_LINES and long[-1].endswith(" ...")
