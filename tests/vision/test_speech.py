@@ -78,7 +78,7 @@ def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
     from referee.config import RulesConfig
     from vision.detections import CardDetections
     from vision.game import TableReferee
-    from vision.sinks import BANNER_LINES, Overlay, _wrapped
+    from vision.sinks import Overlay
     from vision.sources import Frame
 
     overlay = Overlay()
