@@ -667,11 +667,14 @@ class TableReferee:
         to_play = self.referee.to_play
         if to_play is not None and event.seat != to_play and (
                 to_play in unread or to_play in self._unconfirmed
+                or to_play in self._unread_in_trick
                 or self._holds_earlier_card(to_play)
                 or (self._may_have_played(to_play) and self.referee.calls_out_of_turn
                     and not self._under_a_candidate)):
             # The player whose turn it is has put down a card we cannot read yet: this card
             # is not out of turn, it is early. It waits; nobody is accused on our doubt. So
+            # too where a card of theirs was seen unread in this trick and is gone: asked to
+            # show it again, they have picked it up to lay it down anew. So
             # where the tracker still holds their card of an earlier trick in a zone that
             # does not look as it did empty: their new card may lie there, taken for that one
             # (the zone was left out of the frames that showed the sweep), and only a zone

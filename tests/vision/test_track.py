@@ -337,14 +337,41 @@ def test_a_card_of_the_last_trick_still_held_where_the_lead_is_due_makes_nobody_
     assert [a.kind for a in said] == ["trump", "cut", "trick_won", "out_of_turn"]
 
 
-def test_an_unreadable_card_taken_back_leaves_the_waiting_play_waiting():
+def test_an_unreadable_card_taken_back_leaves_the_plays_after_it_waiting():
     script = [{1: ("AH", 0.6, True)}] * 8 + [{1: ("AH", 0.6, True), 2: ("2D", 0.99, True)}] * 8 \
         + [{2: ("2D", 0.99, True)}] * 12 + [{2: ("2D", 0.99, True), 3: ("5H", 0.99, True)}] * 6
     table, said = referee_over(script, trump=Card.parse("7D"))
-    # seat 1 may yet put its card back, so seat 2's card waits; seat 3 plays while seat 1's
-    # zone is empty, which is out of turn
-    assert [a.kind for a in said] == ["trump", "out_of_turn"] and table.taken == []
-    assert [(e.seat.number, str(c)) for e, c in table._waiting] == [(2, "2D")]
+    # seat 1 may yet put its card back (picked up to be shown again), so seat 2's card waits;
+    # and so does seat 3's, played while seat 1's zone is empty: seat 1 did put down a card
+    # this trick, and nobody is called out of turn on it (until the fifty-ninth session
+    # seat 3 was)
+    assert [a.kind for a in said] == ["trump"] and table.taken == []
+    assert [(e.seat.number, str(c)) for e, c in table._waiting] == [(2, "2D"), (3, "5H")]
+
+
+def test_a_card_picked_up_to_be_shown_again_is_waited_for_while_the_next_seat_plays():
+    """Asked to show its card again, seat 3 picks it up; meanwhile seat 4 plays. Seat 4 is
+    not out of turn (seat 3 had played, unreadably): its card waits, and once seat 3's card
+    lies read surely the trick is scored whole."""
+    script = [{}] * 3 + [{2: ("7D", 0.99, True)}] * 8 + [{}] * 12
+    table: dict[int, tuple] = {}
+    for seat, card in ((1, "AH"), (2, "2D")):
+        script += [{**table, seat: (None, 0.0, False)}] * 2  # a hand over it
+        table[seat] = (card, 0.995, True)
+        script += [dict(table)] * 6
+    script += [{**table, 3: (None, 0.0, False)}] * 2
+    script += [{**table, 3: ("5H", 0.6, True)}] * 30  # unclear: asked to show it again
+    script += [dict(table)] * 20  # picked up
+    script += [{**table, 4: (None, 0.0, False)}] * 2  # while seat 4 plays
+    table[4] = ("2H", 0.995, True)
+    script += [dict(table)] * 8
+    script += [{**table, 3: (None, 0.0, False)}] * 2  # and it is laid down again
+    table[3] = ("5H", 0.995, True)
+    script += [dict(table)] * 11 + [{}] * 12
+    referee, said = referee_over(script)
+    assert [a.kind for a in said] == ["trump", "cut", "card_unclear", "trick_won"], [
+        a.message for a in said]
+    assert said[-1].seat == Seat(2) and said[-1].points == 11
 
 
 def test_a_trick_swept_with_a_card_never_read_is_dropped_and_play_goes_on_in_step():
