@@ -418,6 +418,8 @@ class TableReferee:
             return []
         said: list[Announcement] = []
         if self.phase is Phase.WAIT_TRUMP:
+            if self._trump_gone and self._shown_again(event, unread):
+                self._trump_gone, self._trump_read = False, None
             if event.seat != self.order.dealer or self._trump_gone:
                 # play has begun (or the dealer's card is a play: the trump was shown and
                 # taken back unread), so the trump was shown unread (or not at all); the
@@ -451,6 +453,16 @@ class TableReferee:
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
         return said + self._play(event, card, unread)
+
+    def _shown_again(self, event: CardLanded, unread: frozenset[Seat]) -> bool:
+        """Whether ``event``, a card landing in the dealer's zone after the trump was shown
+        there unread and taken back, is the trump shown again (as the referee asks of a card
+        it cannot read), not the dealer's first play: the dealer does not lead the first
+        trick, and no other zone holds a card, read or not, that the dealer's could follow."""
+        dealer = self.order.dealer
+        if event.seat != dealer or self.order.first_leader == dealer:
+            return False
+        return not any(seat != dealer for seat in set(self._view[0]) | set(unread))
 
     # -- a trump in doubt ---------------------------------------------------------------------
 

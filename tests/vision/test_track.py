@@ -7,7 +7,7 @@ import pytest
 
 from referee import Card, Suit
 from referee.config import RulesConfig
-from referee.seats import SEATS, Seat
+from referee.seats import SEATS, Seat, TableOrder
 from vision.detections import CardDetections
 from vision.game import DUE_IS_A_CARD, Phase, TableReferee
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
@@ -1653,3 +1653,25 @@ def test_a_card_lying_astray_is_asked_into_a_zone_unless_it_may_have_been_played
     assert [s.announcement.card for s in table.astray([_found("5H")], 900, 30.0)] == ["5H"]
     table, _ = referee_over(unread[:-12])  # seat 2's AC leads the next trick
     assert [s.announcement.card for s in table.astray([_found("5H")], 900, 30.0)] == ["5H"]
+
+
+def test_a_trump_shown_again_after_it_was_unclear_is_the_trump():
+    """The dealer shows the trump, which cannot be read: "Card unclear in seat 2: please show
+    it again". The dealer takes it back and lays it down again, read surely: that is the
+    trump, not the dealer's first play (the dealer does not lead; nothing else lies on the
+    table). Before the fifty-ninth session the deal was given up ("The trump was not read
+    before play began")."""
+    game = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")]])
+    unclear = [{}] * 3 + [{2: ("7D", 0.6, True)}] * 30 + [{}] * 20 \
+        + [{2: ("7D", 0.99, True)}] * 10
+    table, said = referee_over(unclear + game[11:])
+    assert [a.kind for a in said] == ["card_unclear", "trump", "cut", "trick_won"], [
+        a.message for a in said]
+    assert str(said[1].card) == "7D" and table.referee.score == (0, 11)
+    # where the dealer leads the first trick, the dealer's card after the trump was taken
+    # back unread is the lead, as before: the trump stays unknown
+    leads = RulesConfig(order=TableOrder(dealer=Seat(2), first_leader=Seat(2)))
+    first = [{}] * 3 + [{2: ("7D", 0.6, True)}] * 30 + [{}] * 20 \
+        + [{2: ("AH", 0.99, True)}] * 10
+    _, said = referee_over(first, rules=leads)
+    assert [a.kind for a in said] == ["card_unclear", "trump_unclear"], [a.message for a in said]
