@@ -52,6 +52,24 @@ class CardAstray(Announcement):
 
 
 @dataclass(frozen=True)
+class TrickResumed(Announcement):
+    """A card of the trick in play left the table, and the trick was taken for swept before
+    it was whole (``trick_missed``); but that card came back to its player's zone before any
+    other card was played: its player had only picked it up. The trick goes on as it
+    stood."""
+
+    kind: ClassVar[str] = "trick_resumed"
+    round: int
+    seat: Seat
+    card: str
+
+    @property
+    def message(self) -> str:
+        return (f"{self.card} is back in seat {self.seat.number}'s zone: round {self.round} "
+                "was not swept and goes on")
+
+
+@dataclass(frozen=True)
 class TrumpNotRead(Announcement):
     """Play began before the trump card was read: the deal cannot be refereed."""
 

@@ -55,6 +55,7 @@ from referee.events import (
     GameOver,
     Outcome,
     OutOfTurn,
+    TrickMissed,
     TrickWithdrawn,
     TrickWon,
     TrumpDeclared,
@@ -71,6 +72,7 @@ from .announcements import (
     Said,
     ShowAgain,
     TrumpInDoubt,
+    TrickResumed,
     TrumpNotRead,
     TrumpOutcome,
     TrumpSettled,
@@ -203,6 +205,9 @@ class TableReferee:
         self._finished: list[frozenset[str]] = []
         # whether the last trick over was dropped, its cards not all read (``astray``)
         self._last_dropped = False
+        # a trick of cards all read, dropped when its cards left the table before it was
+        # whole: this referee as it stood before, and the plays it held (``_lifted_back``)
+        self._lifted: tuple[TableReferee, frozenset[tuple[Seat, str]]] | None = None
         # where cards found astray were asked about, since the table outside the zones was last seen clear
         self._asked_at: list[tuple[float, float]] = []
         # the dropped tricks, with the orders their plays may have come in (None where no
@@ -290,6 +295,7 @@ class TableReferee:
             self._unread_in_trick |= unread
         for n, event in enumerate(events):
             if isinstance(event, CardLanded):
+                out += self._lifted_back(event, holding, empty)
                 if not self.referee.plays and all(
                         seat in empty for seat in self.order.seats_from(event.seat)[1:]):
                     self._alone.add(event)  # were it to lead: surely the trick's first card
@@ -304,12 +310,13 @@ class TableReferee:
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
                 if self._in_open_trick(event.seat, event.card):
-                    out += self._abandon()  # its cards are being swept before all were read
+                    # its cards are being swept before all were read
+                    out += self._keeping_lifted(self._abandon)
             elif isinstance(event, ZoneUnclear):
                 if self.phase is not Phase.DEAL_OVER:
                     out.append(ShowAgain(event.seat))
         if len(empty) == len(SEATS):
-            out += self._swept()
+            out += self._keeping_lifted(self._swept)
         if events:
             out += self._restore_known()
         if self.phase is Phase.SWEEP and not holding:
@@ -857,6 +864,40 @@ class TableReferee:
             return self.referee.confirm(Card.parse(event.card), event.confidence)
         except (CardError, ValueError):
             return []  # a card back
+
+    def _keeping_lifted(self, drop: Callable[[], list[Announcement]]) -> list[Announcement]:
+        """``drop`` (``_abandon`` or ``_swept``), remembering how things stood before where it
+        drops a trick whose every card so far was read and taken (``_lifted``): its cards
+        gone from the table may be a player's card picked up, not the trick swept."""
+        before = None
+        if self.phase is Phase.PLAYING and self.referee.plays and not self._not_taken() \
+                and not self._candidates:
+            self._lifted = None
+            before = copy.deepcopy(self)
+        plays = frozenset((p.seat, str(p.card)) for p in self.referee.plays)
+        said = drop()
+        if before is not None and any(isinstance(a, TrickMissed) for a in said):
+            self._lifted = (before, plays)
+        return said
+
+    def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
+                     empty: frozenset[Seat]) -> list[Announcement]:
+        """Where the first card to land after a trick was dropped (``_keeping_lifted``) is one
+        of its plays, in its player's zone again, the trick was not swept: that player picked
+        the card up (to set it straight, or because asked to show another card again) and
+        put it back. The trick goes on as it stood (the card is then seen landing again,
+        ``_just_played``): nothing is scored twice, and nobody is accused of playing it
+        twice. Any other card ends the chance."""
+        if self._lifted is None:
+            return []
+        before, plays = self._lifted
+        self._lifted = None
+        if (event.seat, event.card) not in plays:
+            return []
+        self.__dict__.update(before.__dict__)
+        self._view = (holding, empty)
+        return [TrickResumed(len(self.referee.tricks) + len(self.referee.missed) + 1,
+                             event.seat, event.card)]
 
     def _in_open_trick(self, seat: Seat, card: str) -> bool:
         """Whether ``card`` of ``seat`` was played in the trick still in progress (a card is only

@@ -176,6 +176,7 @@ _PHRASES = {
            "revoke_in_doubt": "Fim do jogo, mas o jogador {seat} pode ter renunciado, e as "
                               "cartas não foram lidas com segurança: sem veredicto",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
+           "trick_resumed": "A carta voltou à zona do lugar {seat}: a vaza {round} continua",
            "trick_withdrawn": "Vaza {round}: a carta do lugar {seat} foi mal lida; a vaza "
                               "deixa de contar",
            "out_of_turn": "O jogador {seat} jogou fora de vez",

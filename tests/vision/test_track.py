@@ -1675,3 +1675,41 @@ def test_a_trump_shown_again_after_it_was_unclear_is_the_trump():
         + [{2: ("AH", 0.99, True)}] * 10
     _, said = referee_over(first, rules=leads)
     assert [a.kind for a in said] == ["card_unclear", "trump_unclear"], [a.message for a in said]
+
+
+def _picked_up_and_put_down(seat: int, lifted: int, back: str | None = None):
+    """Frames of a trick in which ``seat`` picks its played card up for ``lifted`` frames and
+    puts it back (or ``back``, another card, in its place) before anyone else plays."""
+    script = [{}] * 3 + [{2: ("7D", 0.99, True)}] * 8 + [{}] * 12
+    table: dict[int, tuple] = {}
+    for player, card in ((1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")):
+        script += [{**table, player: (None, 0.0, False)}] * 2
+        table[player] = (card, 0.995, True)
+        script += [dict(table)] * 8
+        if player == seat:
+            script += [{k: v for k, v in table.items() if k != seat}] * lifted
+            if back is not None:
+                table[seat] = (back, 0.995, True)
+            script += [{**table, seat: (None, 0.0, False)}] * 2 + [dict(table)] * 8
+    return script + [dict(table)] * 5 + [{}] * 12
+
+
+@pytest.mark.parametrize("seat,lifted", [(1, 8), (1, 60), (2, 30)])
+def test_a_played_card_picked_up_and_put_back_is_not_played_twice(seat, lifted):
+    """A player picks their played card up and puts it back before anyone else plays: seat
+    1's lead (the only card down, so the whole table looks empty) or seat 2's (its zone empty
+    long enough to be cleared). The trick was taken for swept ("trick_missed"); the card back
+    in its zone shows it was not: the trick goes on, is scored once, and nobody is accused of
+    playing the card twice (before the fifty-ninth session: "Card AH of round 2 has already
+    been played in round 1", and the trick scored a round late)."""
+    referee, said = referee_over(_picked_up_and_put_down(seat, lifted))
+    kinds = [a.kind for a in said]
+    assert "card_already_played" not in kinds and kinds.count("trick_won") == 1, kinds
+    assert kinds[kinds.index("trick_missed") + 1] == "trick_resumed"
+    resumed = said[kinds.index("trick_resumed")]
+    assert (resumed.round, resumed.seat) == (1, Seat(seat))
+    assert said[-1].round == 1 and referee.referee.score == (0, 11)
+    assert referee.tricks_done == 1 and referee.referee.missed == []
+    # another card put down in its place is a new play, as before: no trick resumed
+    _, said = referee_over(_picked_up_and_put_down(seat, lifted, back="KH"))
+    assert "trick_resumed" not in [a.kind for a in said]
