@@ -71,8 +71,8 @@ from .announcements import (
     CardKnown,
     Said,
     ShowAgain,
-    TrumpInDoubt,
     TrickResumed,
+    TrumpInDoubt,
     TrumpNotRead,
     TrumpOutcome,
     TrumpSettled,
@@ -208,7 +208,8 @@ class TableReferee:
         # a trick of cards all read, dropped when its cards left the table before it was
         # whole: this referee as it stood before, and the plays it held (``_lifted_back``)
         self._lifted: tuple[TableReferee, frozenset[tuple[Seat, str]]] | None = None
-        # where cards found astray were asked about, since the table outside the zones was last seen clear
+        # where cards found astray were asked about, since the table outside the zones was
+        # last seen clear
         self._asked_at: list[tuple[float, float]] = []
         # the dropped tricks, with the orders their plays may have come in (None where no
         # card of it was read, or a play awaited a second look)
