@@ -206,8 +206,10 @@ class TableReferee:
         # whether the last trick over was dropped, its cards not all read (``astray``)
         self._last_dropped = False
         # a trick of cards all read, dropped when its cards left the table before it was
-        # whole: this referee as it stood before, and the plays it held (``_lifted_back``)
-        self._lifted: tuple[TableReferee, frozenset[tuple[Seat, str]]] | None = None
+        # whole: this referee as it stood before, the plays it held, and the cards landed
+        # since, which may yet belong to it (``_lifted_back``)
+        self._lifted: tuple[TableReferee, frozenset[tuple[Seat, str]],
+                            list[CardLanded]] | None = None
         # where cards found astray were asked about, since the table outside the zones was
         # last seen clear
         self._asked_at: list[tuple[float, float]] = []
@@ -296,7 +298,7 @@ class TableReferee:
             self._unread_in_trick |= unread
         for n, event in enumerate(events):
             if isinstance(event, CardLanded):
-                out += self._lifted_back(event, holding, empty)
+                out += self._lifted_back(event, holding, empty, unread)
                 if not self.referee.plays and all(
                         seat in empty for seat in self.order.seats_from(event.seat)[1:]):
                     self._alone.add(event)  # were it to lead: surely the trick's first card
@@ -878,27 +880,38 @@ class TableReferee:
         plays = frozenset((p.seat, str(p.card)) for p in self.referee.plays)
         said = drop()
         if before is not None and any(isinstance(a, TrickMissed) for a in said):
-            self._lifted = (before, plays)
+            self._lifted = (before, plays, [])
         return said
 
     def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
-                     empty: frozenset[Seat]) -> list[Announcement]:
-        """Where the first card to land after a trick was dropped (``_keeping_lifted``) is one
-        of its plays, in its player's zone again, the trick was not swept: that player picked
-        the card up (to set it straight, or because asked to show another card again) and
-        put it back. The trick goes on as it stood (the card is then seen landing again,
-        ``_just_played``): nothing is scored twice, and nobody is accused of playing it
-        twice. Any other card ends the chance."""
+                     empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:
+        """Where a card landing after a trick was dropped (``_keeping_lifted``) is one of its
+        plays, in its player's zone again, the trick was not swept: that player picked the
+        card up (to set it straight, or because asked to show another card again) and put it
+        back. The trick goes on as it stood (the card is then seen landing again,
+        ``_just_played``), and the cards other seats played meanwhile are taken into it
+        again, in turn: nothing is scored twice, and nobody is accused of playing a card
+        twice or out of turn. Until then, a card of another seat that may still belong to
+        the trick (its seat had not played in it, and the trick has room for it and the
+        card put back) is only noted; any other ends the chance."""
         if self._lifted is None:
             return []
-        before, plays = self._lifted
-        self._lifted = None
+        before, plays, since = self._lifted
         if (event.seat, event.card) not in plays:
+            played = {seat for seat, _ in plays} | {landed.seat for landed in since}
+            if event.seat in played or len(plays) + len(since) + 2 > len(SEATS):
+                self._lifted = None
+            else:
+                since.append(event)
             return []
+        self._lifted = None
         self.__dict__.update(before.__dict__)
         self._view = (holding, empty)
-        return [TrickResumed(len(self.referee.tricks) + len(self.referee.missed) + 1,
-                             event.seat, event.card)]
+        said: list[Announcement] = [TrickResumed(
+            len(self.referee.tricks) + len(self.referee.missed) + 1, event.seat, event.card)]
+        for landed in since:
+            said += self._landed(landed, unread)
+        return said
 
     def _in_open_trick(self, seat: Seat, card: str) -> bool:
         """Whether ``card`` of ``seat`` was played in the trick still in progress (a card is only

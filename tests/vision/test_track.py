@@ -1713,3 +1713,26 @@ def test_a_played_card_picked_up_and_put_back_is_not_played_twice(seat, lifted):
     # another card put down in its place is a new play, as before: no trick resumed
     _, said = referee_over(_picked_up_and_put_down(seat, lifted, back="KH"))
     assert "trick_resumed" not in [a.kind for a in said]
+
+
+def test_a_lead_put_back_after_the_next_seat_played_takes_that_card_into_its_trick():
+    """Seat 1 picks its lead up; seat 2 plays meanwhile (taken for the lead of the next
+    round, the first having been taken for swept); then seat 1's AH is back. The trick goes
+    on with both, in turn: seat 2's 2D cuts in round 1 and nobody is called out of turn
+    (before the fifty-ninth session: "Player 1 played AH out of turn in round 2", and both
+    rounds dropped)."""
+    script = [{}] * 3 + [{2: ("7D", 0.99, True)}] * 8 + [{}] * 12
+    script += [{1: (None, 0.0, False)}] * 2 + [{1: ("AH", 0.995, True)}] * 8
+    script += [{}] * 20  # seat 1 picks its lead up
+    script += [{2: (None, 0.0, False)}] * 2 + [{2: ("2D", 0.995, True)}] * 8  # seat 2 plays
+    table = {1: ("AH", 0.995, True), 2: ("2D", 0.995, True)}
+    script += [{2: ("2D", 0.995, True), 1: (None, 0.0, False)}] * 2 + [dict(table)] * 8
+    for seat, card in ((3, "5H"), (4, "2H")):
+        script += [{**table, seat: (None, 0.0, False)}] * 2
+        table[seat] = (card, 0.995, True)
+        script += [dict(table)] * 8
+    script += [dict(table)] * 5 + [{}] * 12
+    referee, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert kinds == ["trump", "trick_missed", "trick_resumed", "cut", "trick_won"], kinds
+    assert said[3].round == 1 and said[4].round == 1 and referee.referee.score == (0, 11)
