@@ -2,7 +2,8 @@
 count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
-                                         [--brisk] [--astray P] [--workers 2] [--keep DIR]
+                                         [--brisk] [--astray P] [--lift P] [--workers 2]
+                                         [--keep DIR]
                                          [--models DIR] [--decks [--aces] [--wrong-deck K]]
 
 Every fourth game has a revoke. For each game it prints whether every play, trick winner,
@@ -19,7 +20,9 @@ ends with every card known (``vision.learning``), and the game is refereed with 
 of test designs: what showing the wrong deck costs. With ``--astray P`` each card is, with
 chance P, first put down in nobody's zone (in the middle of the table, or as often by a corner
 beside its player's zone), then moved into its player's zone: how often the referee asks for
-that, and whether it ever asks wrongly.
+that, and whether it ever asks wrongly. With ``--lift P`` each card played is, with chance P,
+picked up again by its player, held off the table a moment and put back where it lay: the
+referee should referee the game as if it had not been.
 """
 
 from __future__ import annotations
@@ -45,13 +48,14 @@ def clip_of(job: tuple) -> tuple[Path, Path]:
     from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
 
-    seed, revoke, (width, height), brisk, folder, astray = job[:6]
+    seed, revoke, (width, height), brisk, folder, (astray, lift) = job[:6]
     designs = face_sets("test", log=lambda m: None)
     clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     if not (clip.exists() and truth.exists()):
         render_clip(game_from_seed(seed, revoke=revoke), designs[seed % len(designs)], clip,
                     truth, seed=seed, width=width, height=height,
-                    timing=BRISK if brisk else Timing(), progress=False, astray=astray)
+                    timing=BRISK if brisk else Timing(), progress=False, astray=astray,
+                    lift=lift)
     return clip, truth
 
 
@@ -64,7 +68,7 @@ def referee_game(job: tuple) -> dict:
 
     from vision.models import MODELS
 
-    seed, revoke, size, brisk, folder, astray, models, with_deck, aces, teacher = job
+    seed, revoke, size, brisk, folder, mishaps, models, with_deck, aces, teacher = job
     models_dir = Path(models) if models else MODELS
     designs = face_sets("test", log=lambda m: None)
     faces = designs[seed % len(designs)]
@@ -79,7 +83,7 @@ def referee_game(job: tuple) -> dict:
     learnt = None
     if teacher is not None:  # the first deal, of the same design: the deck learnt in it
         learner = DeckLearner(classifier)
-        referee_clip(*clip_of((teacher, teacher % 4 == 0, size, brisk, folder, astray)),
+        referee_clip(*clip_of((teacher, teacher % 4 == 0, size, brisk, folder, mishaps)),
                      detector, classifier, learner=learner)
         classifier.deck, learnt = learner.deck, learner.deck is not None
     _, comparison = referee_clip(clip, truth, detector, classifier)
@@ -110,6 +114,9 @@ def main() -> None:
                         help="the chance that a player first puts their card down in the "
                         "middle of the table, then moves it into their zone (default: 0; "
                         "clips rendered with it differ: keep them in a folder of their own)")
+    parser.add_argument("--lift", type=share, default=0.0, metavar="P",
+                        help="the chance that a player picks their played card up again and "
+                        "puts it back (default: 0; keep such clips in a folder of their own)")
     parser.add_argument("--workers", type=at_least(1), default=2,
                         help="games rendered and refereed at once (default: 2)")
     parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "
@@ -140,7 +147,8 @@ def main() -> None:
         folder = args.keep or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
-        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder, args.astray,
+        jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder,
+                 (args.astray, args.lift),
                  args.models, (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]

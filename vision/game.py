@@ -904,7 +904,8 @@ class TableReferee:
             else:
                 since.append(event)
             return []
-        self._lifted = None
+        # (wholly: a field never set since the start is the class's default in both)
+        self.__dict__.clear()
         self.__dict__.update(before.__dict__)
         self._view = (holding, empty)
         said: list[Announcement] = [TrickResumed(
@@ -1220,9 +1221,11 @@ class TableReferee:
             self.phase = Phase.PLAYING  # the dealer took the trump card back
 
     def _next_deal(self) -> None:
+        lifted = self._lifted  # (the last trick taken for swept may be a card picked up)
         self.order = self.order.next_deal()
         self.deal += 1
         self._new_deal()
+        self._lifted = lifted
 
     @property
     def tricks_done(self) -> int:

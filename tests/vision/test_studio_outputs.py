@@ -173,6 +173,35 @@ def test_a_card_put_down_in_nobodys_zone_first_is_then_slid_into_its_zone():
     assert {put["where"] for put in astray} == {"middle", "corner"}
 
 
+def test_a_card_played_may_be_picked_up_and_put_back_where_it_lay():
+    """``lift``: some players pick their played card up again, hold it off the table a
+    moment and put it back where it lay; the truth log says when (``card_lifted``). The plays,
+    their order and the announcements stay the game's."""
+    game = game_from_file(SAMPLE_GAMES / "game1.sueca")
+    director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
+                             lift=0.25)
+    truth, seen = [], {}
+    for number, frame in enumerate(director.frames()):
+        truth += [{"frame": number, **record} for record in frame.truth]
+        for card in frame.scene.cards:
+            if not card.lift:
+                seen.setdefault(str(card.card), {})[number] = card.centre
+    lifted = [r for r in truth if r["event"] == "card_lifted"]
+    assert 4 <= len(lifted) <= 20, len(lifted)
+    plain, _ = frames_of(game)
+    rests = [r for r in truth if r["event"] == "card_rest"]
+    assert [(r["seat"], r["card"]) for r in rests] == [
+        (r["seat"], r["card"]) for r in plain if r["event"] == "card_rest"]
+    assert [r["message"] for r in truth if r["event"] == "announce"] == [
+        r["message"] for r in plain if r["event"] == "announce"]
+    for up in lifted:
+        rest = next(r for r in rests if r["card"] == up["card"])
+        frames = seen[up["card"]]
+        assert up["frame"] not in frames  # off the table...
+        back = min(n for n in frames if n > up["frame"])
+        assert frames[back] == pytest.approx(frames[rest["frame"]])  # ...and back where it lay
+
+
 def test_a_revoke_clip_announces_the_revoke_once():
     truth, _ = frames_of(game_from_file(SAMPLE_GAMES / "game1c.sueca"))
     revokes = [r for r in truth if r["event"] == "announce" and r["kind"] == "revoke"]

@@ -1736,3 +1736,26 @@ def test_a_lead_put_back_after_the_next_seat_played_takes_that_card_into_its_tri
     kinds = [a.kind for a in said]
     assert kinds == ["trump", "trick_missed", "trick_resumed", "cut", "trick_won"], kinds
     assert said[3].round == 1 and said[4].round == 1 and referee.referee.score == (0, 11)
+
+
+def test_the_last_tricks_lead_picked_up_and_put_back_does_not_end_the_deal():
+    """The last trick's lead picked up and put back: the trick, taken for swept, ended the
+    deal without a verdict, and the card put back was taken for the next deal's trump (with
+    calls out of turn after it; studio game 11 with ``--lift``). The card back resumes the
+    tenth trick, and the deal ends with its verdict."""
+    from vision.studio.clip import game_from_seed
+
+    game = game_from_seed(11, revoke=False)
+    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
+    script = play_script(game.order.dealer.number, str(game.trump), tricks)
+    lead = len(script) - 17 - 4 * 8 + 2  # the tenth trick's lead, lying alone
+    seat, card = tricks[-1][0]
+    assert script[lead] == {seat: (card, 0.995, True)}
+    script = script[:lead + 6] + [{}] * 20 + [{seat: (None, 0.0, False)}] * 2 \
+        + [script[lead]] * 6 + script[lead + 6:]
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert "out_of_turn" not in kinds and kinds.count("trump") == 1, kinds
+    assert kinds[kinds.index("trick_missed") + 2] == "trick_resumed", kinds
+    assert kinds[-2:] == ["game_over", "match_tally"] and table.deal == 2, kinds
+    assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message

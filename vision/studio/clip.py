@@ -13,6 +13,8 @@ Next to the video, a truth log (JSONL, one object a line) says what happened and
 - ``trump_shown`` / ``trump_taken``: the frame the trump card comes to rest and is taken back;
 - ``card_rest``: the frame each card comes to rest, with round, seat, card and picture corners;
 - ``announce``: what the rules engine says after that card (trump, cut, trick won, cheating);
+- ``card_lifted`` (with ``lift``): the frame a played card, picked up again, has left the table
+  (it is put back where it lay);
 - ``trick_cleared``: the frame the swept trick has left the table, with winner and points;
 - ``verdict``: the final score and verdict, as ``sueca-scorer`` gives them for the game;
 - ``end``: the number of frames.
@@ -99,12 +101,14 @@ class Choreographer:
 
     def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
                  rng: np.random.Generator, timing: Timing = Timing(), astray: float = 0.0,
-                 ) -> None:
+                 lift: float = 0.0) -> None:
         """``astray``: the chance that a player first puts their card down in nobody's zone
         (in the middle of the table, or as often by a corner beside their zone), and moves it
-        into their zone a moment later (0: the clips of earlier sessions, frame for frame)."""
+        into their zone a moment later (0: the clips of earlier sessions, frame for frame).
+        ``lift``: the chance that a player, their card played, picks it up again, holds it a
+        while off the table and puts it back where it lay (0: never)."""
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
-        self.astray = astray
+        self.astray, self.lift = astray, lift
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
         self.resting: list[CardOnTable] = []  # cards lying still on the table
         self.referee = Referee(game.order)
@@ -203,6 +207,34 @@ class Choreographer:
             tip = tip0 + out * 380 * (1 - t)
             yield Frame(self._scene([], [self._hand(seat, tip, 10 + raised * (1 - t))]), [])
 
+    def _take_away(self, seat: Seat, card: CardOnTable,
+                   truth: dict[str, Any]) -> Iterator[Frame]:
+        """The player's hand, come back to ``card``, lifts it and takes it off the table
+        towards the player; the last frame's truth is ``truth``."""
+        out = np.array(self.layout.outward(seat))
+        self.resting.remove(card)
+        for k in range(1, self.timing.carry + 1):
+            t = _ease_in(k / self.timing.carry)
+            pos = np.array(card.centre) + out * 420 * t
+            moving = CardOnTable(card.card, card.face, (float(pos[0]), float(pos[1])),
+                                 card.angle, 20 * t)
+            yield Frame(self._scene([moving], [self._hand(seat, pos + out * CARD_GRIP_MM,
+                                                          10 + 20 * t)]),
+                        [truth] if k == self.timing.carry else [])
+
+    def _pick_up_and_put_back(self, seat: Seat, placed: CardOnTable) -> Iterator[Frame]:
+        """The player reaches for their card lying played, takes it off the table, holds it
+        ``LIFTED_AWAY`` frames and lays it down again where it lay (the truth log says when
+        it was taken: ``card_lifted``)."""
+        yield from self._reach_for(seat, placed, raised=0.0)
+        yield from self._take_away(seat, placed, {"event": "card_lifted", "seat": seat.number,
+                                                  "card": str(placed.card)})
+        yield from self._still(LIFTED_AWAY)
+        yield from self._bring(seat, placed.card,
+                               rest_pose=(np.array(placed.centre), placed.angle))
+        yield Frame(self._scene(), [])
+        yield from self._withdraw(seat, self.resting[-1])
+
     def _withdraw(self, seat: Seat, from_card: CardOnTable) -> Iterator[Frame]:
         out = np.array(self.layout.outward(seat))
         tip0 = np.array(from_card.centre) + out * CARD_GRIP_MM
@@ -226,17 +258,8 @@ class Choreographer:
         yield Frame(self._scene(), truth)
         yield from self._withdraw(dealer, shown)
         yield from self._still(timing.trump_shown)
-        out = np.array(self.layout.outward(dealer))
         yield from self._reach_for(dealer, shown, raised=20.0)  # the hand comes back for it...
-        self.resting.remove(shown)
-        for k in range(1, timing.carry + 1):  # ...and takes it away
-            t = _ease_in(k / timing.carry)
-            pos = np.array(shown.centre) + out * 420 * t
-            moving = CardOnTable(shown.card, shown.face, (float(pos[0]), float(pos[1])),
-                                 shown.angle, 20 * t)
-            frame_truth = [{"event": "trump_taken"}] if k == timing.carry else []
-            yield Frame(self._scene([moving], [self._hand(dealer, pos + out * CARD_GRIP_MM,
-                                                          10 + 20 * t)]), frame_truth)
+        yield from self._take_away(dealer, shown, {"event": "trump_taken"})  # ...and takes it
         yield from self._still(timing.between * 2)
 
         for rnd, trick in enumerate(game.tricks, start=1):
@@ -251,6 +274,8 @@ class Choreographer:
                 truth += self._announce(CardPlayed(play.seat, play.card))
                 yield Frame(self._scene(), truth)
                 yield from self._withdraw(play.seat, placed)
+                if self.lift and self.rng.random() < self.lift:
+                    yield from self._pick_up_and_put_back(play.seat, placed)
                 yield from self._still(timing.between)
             yield from self._still(timing.before_sweep)
             yield from self._sweep(rnd, trick)
@@ -298,6 +323,8 @@ CARD_GRIP_MM = 30.0  # how far from the card's centre the fingertips hold it
 ASTRAY_STILL = 30
 # the share of the cards put down astray that are tossed wide, by a corner, not in the middle
 ASTRAY_CORNER = 0.5
+# frames a played card picked up again is held off the table before it is put back
+LIFTED_AWAY = 20
 
 
 def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
@@ -356,13 +383,14 @@ class VideoOut:
 def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path, seed: int,
                 layout: TableLayout = TableLayout(), width: int = 1280, height: int = 720,
                 timing: Timing = Timing(), progress: bool = True,
-                log: Callable[[str], None] = print, astray: float = 0.0) -> int:
+                log: Callable[[str], None] = print, astray: float = 0.0,
+                lift: float = 0.0) -> int:
     """Render ``game`` to ``out`` with its truth log; returns the number of frames.
-    ``astray``: the chance that a card is first put down in nobody's zone
-    (``Choreographer``)."""
+    ``astray``: the chance that a card is first put down in nobody's zone; ``lift``: that a
+    card played is picked up and put back (``Choreographer``)."""
     stage = clip_stage(layout, seed, width, height)
     rng = np.random.default_rng([seed, 7])
-    director = Choreographer(game, faces, layout, rng, timing, astray)
+    director = Choreographer(game, faces, layout, rng, timing, astray, lift)
     expected = _expected_frames(game, timing)
     frame_no = 0
     with VideoOut(out, (width, height)) as video, truth_path.open("w") as truth, \
