@@ -111,8 +111,9 @@ def main() -> None:
                         help="the clips' size (default: 960x540)")
     parser.add_argument("--brisk", action="store_true", help="few frames per movement")
     parser.add_argument("--astray", type=share, default=0.0, metavar="P",
-                        help="the chance that a player first puts their card down in the "
-                        "middle of the table, then moves it into their zone (default: 0; "
+                        help="the chance that a player first puts their card down in "
+                        "nobody's zone (the middle of the table, or by a corner), then moves it "
+                        "into their zone (default: 0; "
                         "clips rendered with it differ: keep them in a folder of their own)")
     parser.add_argument("--lift", type=share, default=0.0, metavar="P",
                         help="the chance that a player picks their played card up again and "
