@@ -132,36 +132,41 @@ def test_clip_choreography_agrees_with_the_rules_engine(name):
     assert game.verdict[-2:] == scorer_verdict
 
 
+def _choreographed(game, **chances) -> tuple[list[dict], dict[str, dict[int, tuple]]]:
+    """The truth records of ``game`` choreographed with ``chances`` (``astray``, ``lift``),
+    each with its frame, and where each card lay on the table (not lifted), frame by frame.
+    Checks that the plays, their order and the announcements stay the game's."""
+    director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
+                             **chances)
+    truth, where = [], {}
+    for number, frame in enumerate(director.frames()):
+        truth += [{"frame": number, **record} for record in frame.truth]
+        for card in frame.scene.cards:
+            if not card.lift:
+                where.setdefault(str(card.card), {})[number] = card.centre
+    plain, _ = frames_of(game)
+    assert [(r["seat"], r["card"]) for r in truth if r["event"] == "card_rest"] == [
+        (r["seat"], r["card"]) for r in plain if r["event"] == "card_rest"]
+    assert [r["message"] for r in truth if r["event"] == "announce"] == [
+        r["message"] for r in plain if r["event"] == "announce"]
+    return truth, where
+
+
 def test_a_card_put_down_in_nobodys_zone_first_is_then_slid_into_its_zone():
     """``astray``: some cards lie a while in nobody's zone, before their player moves them
     into their zone: in the middle of the table, or tossed wide by a corner beside the
     player's zone (nearest it, but beyond the detector's reach); the truth log says which
     card and where. The plays, their order and the announcements stay the game's."""
-    from vision.studio.scene import CardOnTable
-
-    game = game_from_file(SAMPLE_GAMES / "game1.sueca")
     layout = TableLayout()
-    director = Choreographer(game, TinyFaces(0), layout, np.random.default_rng(3),
-                             astray=0.25)
-    truth, where = [], {}
-    for number, frame in enumerate(director.frames()):
-        truth += [{"frame": number, **record} for record in frame.truth]
-        for card in frame.scene.cards:
-            if isinstance(card, CardOnTable) and not card.lift:
-                where.setdefault(str(card.card), []).append((number, card.centre))
+    truth, where = _choreographed(game_from_file(SAMPLE_GAMES / "game1.sueca"), astray=0.25)
     astray = [r for r in truth if r["event"] == "card_astray"]
     assert 4 <= len(astray) <= 20, len(astray)
-    plain, _ = frames_of(game)
     rests = [r for r in truth if r["event"] == "card_rest"]
-    assert [(r["seat"], r["card"]) for r in rests] == [
-        (r["seat"], r["card"]) for r in plain if r["event"] == "card_rest"]
-    assert [r["message"] for r in truth if r["event"] == "announce"] == [
-        r["message"] for r in plain if r["event"] == "announce"]
     for put in astray:
         rest = next(r for r in rests if r["card"] == put["card"])
         assert rest["seat"] == put["seat"] and put["frame"] < rest["frame"]
         # it lay in nobody's zone when put down, in its player's zone when it came to rest
-        seen = dict(where[put["card"]])
+        seen = where[put["card"]]
         astray_at = seen[put["frame"]]
         assert layout.seat_at(*astray_at, reach=SEAT_REACH_MM) is None
         assert layout.seat_at(*seen[rest["frame"]]).number == put["seat"]
@@ -177,26 +182,13 @@ def test_a_card_played_may_be_picked_up_and_put_back_where_it_lay():
     """``lift``: some players pick their played card up again, hold it off the table a
     moment and put it back where it lay; the truth log says when (``card_lifted``). The plays,
     their order and the announcements stay the game's."""
-    game = game_from_file(SAMPLE_GAMES / "game1.sueca")
-    director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
-                             lift=0.25)
-    truth, seen = [], {}
-    for number, frame in enumerate(director.frames()):
-        truth += [{"frame": number, **record} for record in frame.truth]
-        for card in frame.scene.cards:
-            if not card.lift:
-                seen.setdefault(str(card.card), {})[number] = card.centre
+    truth, where = _choreographed(game_from_file(SAMPLE_GAMES / "game1.sueca"), lift=0.25)
     lifted = [r for r in truth if r["event"] == "card_lifted"]
     assert 4 <= len(lifted) <= 20, len(lifted)
-    plain, _ = frames_of(game)
     rests = [r for r in truth if r["event"] == "card_rest"]
-    assert [(r["seat"], r["card"]) for r in rests] == [
-        (r["seat"], r["card"]) for r in plain if r["event"] == "card_rest"]
-    assert [r["message"] for r in truth if r["event"] == "announce"] == [
-        r["message"] for r in plain if r["event"] == "announce"]
     for up in lifted:
         rest = next(r for r in rests if r["card"] == up["card"])
-        frames = seen[up["card"]]
+        frames = where[up["card"]]
         assert up["frame"] not in frames  # off the table...
         back = min(n for n in frames if n > up["frame"])
         assert frames[back] == pytest.approx(frames[rest["frame"]])  # ...and back where it lay
