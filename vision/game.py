@@ -458,6 +458,9 @@ class TableReferee:
             if event.seat == self.order.dealer:
                 return []  # the trump card lies there still (or again)
             self.phase = Phase.PLAYING
+        elif self._trump_laid_again(event, card):
+            self.phase = Phase.TRUMP_SHOWN  # (taken back again, play goes on as before)
+            return said
         if self._just_played(event.seat, card):
             return said  # the same card seen landing again (nudged, or a restarted tracker)
         if self.phase is Phase.SWEEP:
@@ -473,6 +476,16 @@ class TableReferee:
         if event.seat != dealer or self.order.first_leader == dealer:
             return False
         return not any(seat != dealer for seat in set(self._view[0]) | set(unread))
+
+    def _trump_laid_again(self, event: CardLanded, card: Card) -> bool:
+        """Whether ``event`` is the dealer laying the trump card in their zone again before
+        anyone has played (to show it once more, as players ask), not the dealer's first play:
+        the dealer does not lead the first trick, and no card has been played this deal."""
+        dealer = self.order.dealer
+        return (self.phase is Phase.PLAYING and event.seat == dealer
+                and self.order.first_leader != dealer and card == self.referee.trump
+                and not (self.referee.plays or self.referee.tricks or self.referee.missed
+                         or self._not_taken()))
 
     # -- a trump in doubt ---------------------------------------------------------------------
 

@@ -1759,3 +1759,19 @@ def test_the_last_tricks_lead_picked_up_and_put_back_does_not_end_the_deal():
     assert kinds[kinds.index("trick_missed") + 2] == "trick_resumed", kinds
     assert kinds[-2:] == ["game_over", "match_tally"] and table.deal == 2, kinds
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
+
+
+def test_the_trump_laid_again_before_the_first_play_is_shown_again_not_played():
+    """The dealer shows the trump, takes it back, and lays it again before anyone plays (a
+    player asked to see it once more): before the fifty-ninth session, "Player 2 played 7D
+    out of turn in round 1". It is the trump shown again; the dealer playing it in their
+    turn is still a play (a cut here)."""
+    game = play_script(2, "7D", [[(1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")]])
+    again = game[:11] + [{}] * 20 + [{2: (None, 0.0, False)}] * 2 \
+        + [{2: ("7D", 0.99, True)}] * 10 + game[11:]
+    table, said = referee_over(again)
+    assert [a.kind for a in said] == ["trump", "cut", "trick_won"], [a.message for a in said]
+    played = play_script(2, "7D", [[(1, "AH"), (2, "7D"), (3, "5H"), (4, "2H")]])
+    _, said = referee_over(played)
+    assert [a.kind for a in said] == ["trump", "cut", "trick_won"]
+    assert said[1].card == Card.parse("7D") and said[2].points == 21
