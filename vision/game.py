@@ -458,7 +458,7 @@ class TableReferee:
             if event.seat == self.order.dealer:
                 return []  # the trump card lies there still (or again)
             self.phase = Phase.PLAYING
-        elif self._trump_laid_again(event, card):
+        elif self._trump_laid_again(event, card, unread):
             self.phase = Phase.TRUMP_SHOWN  # (taken back again, play goes on as before)
             return said
         if self._just_played(event.seat, card):
@@ -472,20 +472,26 @@ class TableReferee:
         there unread and taken back, is the trump shown again (as the referee asks of a card
         it cannot read), not the dealer's first play: the dealer does not lead the first
         trick, and no other zone holds a card, read or not, that the dealer's could follow."""
+        return self._dealers_card_alone(event, unread)
+
+    def _dealers_card_alone(self, event: CardLanded, unread: frozenset[Seat]) -> bool:
+        """Whether ``event`` lands in the zone of a dealer who does not lead the first trick,
+        while no other zone holds a card, read or not, that it could follow."""
         dealer = self.order.dealer
         if event.seat != dealer or self.order.first_leader == dealer:
             return False
         return not any(seat != dealer for seat in set(self._view[0]) | set(unread))
 
-    def _trump_laid_again(self, event: CardLanded, card: Card) -> bool:
+    def _trump_laid_again(self, event: CardLanded, card: Card, unread: frozenset[Seat]) -> bool:
         """Whether ``event`` is the dealer laying the trump card in their zone again before
         anyone has played (to show it once more, as players ask), not the dealer's first play:
-        the dealer does not lead the first trick, and no card has been played this deal."""
-        dealer = self.order.dealer
-        return (self.phase is Phase.PLAYING and event.seat == dealer
-                and self.order.first_leader != dealer and card == self.referee.trump
+        the dealer does not lead the first trick, no card has been played this deal, and no
+        other zone holds one, read or not (game 16: the leader's card lay unread when the
+        dealer played the trump card)."""
+        return (self.phase is Phase.PLAYING and card == self.referee.trump
                 and not (self.referee.plays or self.referee.tricks or self.referee.missed
-                         or self._not_taken()))
+                         or self._not_taken())
+                and self._dealers_card_alone(event, unread))
 
     # -- a trump in doubt ---------------------------------------------------------------------
 
@@ -687,15 +693,17 @@ class TableReferee:
 
     def _just_played(self, seat: Seat, card: Card) -> bool:
         """Whether ``card`` landing in ``seat``'s zone is a card already taken there, seen
-        landing again: one of the trick in play, or of the trick just over (nudged, lifted and
-        put back, or a restarted tracker) until the whole table has looked empty since. Once
-        it has, the trick was swept and the card was put down anew: the next card, misread
-        as the last one, or read right where the last one was misread."""
-        recent = list(self.referee.plays)
+        landing again: one of the trick in play (taken, or waiting to be), or of the trick
+        just over (nudged, lifted and put back, or a restarted tracker) until the whole table
+        has looked empty since. Once it has, the trick was swept and the card was put down
+        anew: the next card, misread as the last one, or read right where the last one was
+        misread."""
+        recent = [(p.seat, p.card) for p in self.referee.plays] \
+            + [(e.seat, c) for e, c in self._not_taken()]
         if not self._swept_since and self.referee.tricks and (
                 self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or not self.referee.plays):
-            recent += list(self.referee.tricks[-1].plays)
-        return any(p.seat == seat and p.card == card for p in recent)
+            recent += [(p.seat, p.card) for p in self.referee.tricks[-1].plays]
+        return (seat, card) in recent
 
     def _play(self, event: CardLanded, card: Card,
               unread: frozenset[Seat]) -> list[Announcement]:
@@ -883,14 +891,15 @@ class TableReferee:
 
     def _keeping_lifted(self, drop: Callable[[], list[Announcement]]) -> list[Announcement]:
         """``drop`` (``_abandon`` or ``_swept``), remembering how things stood before where it
-        drops a trick whose every card so far was read and taken (``_lifted``): its cards
-        gone from the table may be a player's card picked up, not the trick swept."""
+        drops a trick in play (``_lifted``): a card of it gone from the table may have been
+        picked up by its player, not swept with the trick."""
         before = None
-        if self.phase is Phase.PLAYING and self.referee.plays and not self._not_taken() \
+        if self.phase is Phase.PLAYING and (self.referee.plays or self._not_taken()) \
                 and not self._candidates:
             self._lifted = None
             before = copy.deepcopy(self)
-        plays = frozenset((p.seat, str(p.card)) for p in self.referee.plays)
+        plays = frozenset([(p.seat, str(p.card)) for p in self.referee.plays]
+                          + [(e.seat, str(c)) for e, c in self._not_taken()])
         said = drop()
         if before is not None and any(isinstance(a, TrickMissed) for a in said):
             self._lifted = (before, plays, [])
