@@ -205,9 +205,9 @@ class TableReferee:
         self._finished: list[frozenset[str]] = []
         # whether the last trick over was dropped, its cards not all read (``astray``)
         self._last_dropped = False
-        # a trick of cards all read, dropped when its cards left the table before it was
-        # whole: this referee as it stood before, the plays it held, and the cards landed
-        # since, which may yet belong to it (``_lifted_back``)
+        # a trick in play, dropped when a card of it left the table before it was whole:
+        # this referee as it stood before, the plays it held, and the cards landed since,
+        # which may yet belong to it (``_lifted_back``)
         self._lifted: tuple[TableReferee, frozenset[tuple[Seat, str]],
                             list[CardLanded]] | None = None
         # where cards found astray were asked about, since the table outside the zones was
@@ -428,7 +428,9 @@ class TableReferee:
             return []
         said: list[Announcement] = []
         if self.phase is Phase.WAIT_TRUMP:
-            if self._trump_gone and self._shown_again(event, unread):
+            if self._trump_gone and self._dealers_card_alone(event, unread):
+                # the trump shown again (as the referee asks of a card it cannot read), not
+                # the dealer's first play
                 self._trump_gone, self._trump_read = False, None
             if event.seat != self.order.dealer or self._trump_gone:
                 # play has begun (or the dealer's card is a play: the trump was shown and
@@ -466,13 +468,6 @@ class TableReferee:
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
         return said + self._play(event, card, unread)
-
-    def _shown_again(self, event: CardLanded, unread: frozenset[Seat]) -> bool:
-        """Whether ``event``, a card landing in the dealer's zone after the trump was shown
-        there unread and taken back, is the trump shown again (as the referee asks of a card
-        it cannot read), not the dealer's first play: the dealer does not lead the first
-        trick, and no other zone holds a card, read or not, that the dealer's could follow."""
-        return self._dealers_card_alone(event, unread)
 
     def _dealers_card_alone(self, event: CardLanded, unread: frozenset[Seat]) -> bool:
         """Whether ``event`` lands in the zone of a dealer who does not lead the first trick,
@@ -698,8 +693,7 @@ class TableReferee:
         has looked empty since. Once it has, the trick was swept and the card was put down
         anew: the next card, misread as the last one, or read right where the last one was
         misread."""
-        recent = [(p.seat, p.card) for p in self.referee.plays] \
-            + [(e.seat, c) for e, c in self._not_taken()]
+        recent = self._open_plays()
         if not self._swept_since and self.referee.tricks and (
                 self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or not self.referee.plays):
             recent += [(p.seat, p.card) for p in self.referee.tricks[-1].plays]
@@ -893,16 +887,15 @@ class TableReferee:
         """``drop`` (``_abandon`` or ``_swept``), remembering how things stood before where it
         drops a trick in play (``_lifted``): a card of it gone from the table may have been
         picked up by its player, not swept with the trick."""
-        before = None
-        if self.phase is Phase.PLAYING and (self.referee.plays or self._not_taken()) \
-                and not self._candidates:
-            self._lifted = None
-            before = copy.deepcopy(self)
-        plays = frozenset([(p.seat, str(p.card)) for p in self.referee.plays]
-                          + [(e.seat, str(c)) for e, c in self._not_taken()])
+        plays = self._open_plays() if self.phase is Phase.PLAYING and not self._candidates \
+            else []
+        if not plays:
+            return drop()
+        self._lifted = None
+        before = copy.deepcopy(self)
         said = drop()
-        if before is not None and any(isinstance(a, TrickMissed) for a in said):
-            self._lifted = (before, plays, [])
+        if any(isinstance(a, TrickMissed) for a in said):
+            self._lifted = (before, frozenset((seat, str(card)) for seat, card in plays), [])
         return said
 
     def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
@@ -941,9 +934,13 @@ class TableReferee:
         taken off the table mid-trick when the trick is being swept)."""
         if self.phase is not Phase.PLAYING:
             return False
-        trick = [(p.seat, str(p.card)) for p in self.referee.plays] \
-            + [(e.seat, str(c)) for e, c in self._not_taken()]
-        return (seat, card) in trick
+        return (seat, card) in [(s, str(c)) for s, c in self._open_plays()]
+
+    def _open_plays(self) -> list[tuple[Seat, Card]]:
+        """The trick in play's plays by seat: those taken, and those landed but not taken
+        yet (``_not_taken``)."""
+        return [(p.seat, p.card) for p in self.referee.plays] \
+            + [(e.seat, c) for e, c in self._not_taken()]
 
     def _not_taken(self) -> list[tuple[CardLanded, Card]]:
         """Plays landed but not taken yet: early ones, and ones awaiting a second look."""

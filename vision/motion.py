@@ -144,6 +144,8 @@ class ChangeGate:
         self.masks: dict[Seat, tuple[np.ndarray, int]] = {}
         self.previous: np.ndarray | None = None
         self.before: np.ndarray | None = None  # the thumbnail of the frame planned before it
+        # where the one differs from the other (``pixel_change``), when ``plan`` worked it out
+        self.moving: np.ndarray | None = None
         # the last thumbnail looked at by ``empty_zones`` (and the empty table's then), with the
         # zones it showed empty: on the next frame it is ``before``, not looked at again
         self._looked: tuple[object, object, frozenset[Seat]] = (None, None, frozenset())
@@ -241,6 +243,7 @@ class ChangeGate:
              shown: np.ndarray | None = None) -> Plan:
         if calibration is None:
             self.calibration, self.last_read, self.previous, self.before = None, None, None, None
+            self.moving = None
             self.detections = CardDetections()
             return Plan(Action.KEEP, frozenset(SEATS))
         if calibration is not self.calibration or image.shape != self.shape:
@@ -252,10 +255,11 @@ class ChangeGate:
         previous, self.previous = self.previous, thumb
         self.before = previous
         self.view_before, self.view = self.view, shown
+        self.moving = None
         if self.last_read is None or previous is None:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
-        moving = np.abs(thumb - previous) > self.pixel_change
+        moving = self.moving = np.abs(thumb - previous) > self.pixel_change
         settled, silent, touched = set(), set(), set()
         for seat, zone in self.masks.items():
             # the zone's cards as last read (the zone itself when it had none)
@@ -335,7 +339,8 @@ class ChangeGate:
             for part in self.watched:
                 part.moved()
             return False
-        moving = np.abs(self.previous - self.before) > self.pixel_change
+        moving = self.moving if self.moving is not None else \
+            np.abs(self.previous - self.before) > self.pixel_change
         judged = []
         for part in self.watched:
             if self._count(moving, part.moves):

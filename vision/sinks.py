@@ -317,6 +317,9 @@ class Overlay:
     def __init__(self, banner_s: float = 2.5) -> None:
         self.banner_s = banner_s
         self.banner: tuple[str, float, tuple[int, int, int]] | None = None
+        # the banner's sentence broken into lines, for a picture width (``_wrapped``): worked
+        # out once, not on every frame it shows
+        self.banner_lines: tuple[tuple[str, int], list[str]] = (("", 0), [])
         # the verdict's score of the deal just over (a cheat's 120 | 0 is not the points the
         # tricks made), by deal
         self.verdict: tuple[int, tuple[int, int]] | None = None
@@ -375,7 +378,9 @@ class Overlay:
         if self.banner and frame.time_s - self.banner[1] <= self.banner_s:
             text, _, colour = self.banner
             size, thick, margin = 0.7 * scale, max(1, int(2 * scale)), int(12 * scale)
-            lines = _wrapped(text, w - 2 * margin, size, thick)
+            if self.banner_lines[0] != (text, w):
+                self.banner_lines = ((text, w), _wrapped(text, w - 2 * margin, size, thick))
+            lines = self.banner_lines[1]
             step = int(28 * scale)
             band = int(44 * scale) + step * (len(lines) - 1)
             cv2.rectangle(image, (0, h - band), (w, h), colour, -1)

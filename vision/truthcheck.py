@@ -39,8 +39,8 @@ class Comparison:
     statements_wrong: int = 0  # a trump, cut or trick won said that the truth log does not say
     accusations_expected: int = 0  # cheating the truth log announces (revokes and the like)
     accusations_made: int = 0  # of those, announced by the referee word for word
-    # cards the truth log puts down in the middle of the table first, those the referee asked
-    # into their zone, and cards it asked about that the truth never put there
+    # cards the truth log puts down in nobody's zone first, those the referee asked into
+    # their zone, and cards it asked about that the truth never put there
     astray_expected: int = 0
     astray_said: int = 0
     astray_wrong: int = 0
