@@ -54,19 +54,28 @@ class CardAstray(Announcement):
 @dataclass(frozen=True)
 class TrickResumed(Announcement):
     """A card of the trick in play left the table, and the trick was taken for swept before
-    it was whole (``trick_missed``); but that card came back to its player's zone before any
-    other card was played: its player had only picked it up. The trick goes on as it
-    stood."""
+    it was whole (``trick_missed``); but a card came back to its player's zone while the
+    rest of the trick still lay where it was: its player had only picked the card up. The
+    trick goes on as it stood. ``seen``: how the card put back is read, where that is not the
+    card played (another card: a misreading, or a card swapped, and a card played stays
+    played), or "" where it is not read at all; None where it is read as played."""
 
     kind: ClassVar[str] = "trick_resumed"
     round: int
     seat: Seat
     card: str
+    seen: str | None = None
 
     @property
     def message(self) -> str:
-        return (f"{self.card} is back in seat {self.seat.number}'s zone: round {self.round} "
-                "was not swept and goes on")
+        goes_on = f"round {self.round} was not swept and goes on"
+        if self.seen is None:
+            return f"{self.card} is back in seat {self.seat.number}'s zone: {goes_on}"
+        if not self.seen:
+            return (f"A card is back in seat {self.seat.number}'s zone, taken for the "
+                    f"{self.card} played there: {goes_on}")
+        return (f"Seat {self.seat.number}'s card is back in its zone, read now as "
+                f"{self.seen}: the {self.card} played there stands, and {goes_on}")
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,19 @@ def _odds_of(event: CardLanded) -> tuple[tuple[str, float], ...]:
     return tuple((str(name), float(share)) for name, share in event.odds)
 
 
+@dataclass
+class _Lifted:
+    """A trick in play dropped when a card of it left the table (``_keeping_lifted``): the
+    table referee as it stood before, the trick's plays (seat, card), the cards landed since
+    that may yet belong to it, and whether nothing but its own cards lay or was seen in any
+    zone while it was played."""
+
+    before: "TableReferee"
+    plays: frozenset[tuple[Seat, str]]
+    since: list[CardLanded]
+    quiet: bool
+
+
 @dataclass(eq=False)  # one is told from another by identity
 class _Candidate:
     """One card the trump may be (``TrumpInDoubt``), or one suit where no card stands out,
@@ -208,8 +221,10 @@ class TableReferee:
         # a trick in play, dropped when a card of it left the table before it was whole:
         # this referee as it stood before, the plays it held, and the cards landed since,
         # which may yet belong to it (``_lifted_back``)
-        self._lifted: tuple[TableReferee, frozenset[tuple[Seat, str]],
-                            list[CardLanded]] | None = None
+        self._lifted: _Lifted | None = None
+        # plays of this deal picked up and put back (``_lifted_back``), by (seat, card played):
+        # how the card put back was read since, other than as played (empty: not read yet)
+        self._put_back: dict[tuple[Seat, str], set[str]] = {}
         # where cards found astray were asked about, since the table outside the zones was
         # last seen clear
         self._asked_at: list[tuple[float, float]] = []
@@ -220,6 +235,9 @@ class TableReferee:
         self._no_way_fits: str | None = None
         # the zones a card lay unread in since the trick in progress began
         self._unread_in_trick: set[Seat] = set()
+        # the zones that did not look as they did empty, or held a card unread, at some frame
+        # of the play since the trick in progress began
+        self._stirred_in_trick: set[Seat] = set()
         # what the tracker holds and the zones that look empty, as of this frame
         self._view: tuple[Mapping[Seat, str], frozenset[Seat]] = ({}, frozenset())
         # the suits or ranks read of unread cards lying in the zones during the trick in
@@ -296,6 +314,8 @@ class TableReferee:
             self._watch_dealer(unread, empty)
         if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING):
             self._unread_in_trick |= unread
+        if self.phase is Phase.PLAYING:
+            self._stirred_in_trick |= (set(SEATS) - empty) | unread
         for n, event in enumerate(events):
             if isinstance(event, CardLanded):
                 out += self._lifted_back(event, holding, empty, unread)
@@ -312,11 +332,18 @@ class TableReferee:
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
-                if self._in_open_trick(event.seat, event.card):
-                    # its cards are being swept before all were read
+                if self._in_open_trick(event.seat, event.card) and not (
+                        self._taken_as_put_back(event.seat) and any(
+                            isinstance(e, CardLanded) and e.seat == event.seat
+                            for e in events[n + 1:])):
+                    # its cards are being swept before all were read (not a card put back
+                    # read again another way where it lies)
                     out += self._keeping_lifted(self._abandon)
             elif isinstance(event, ZoneUnclear):
-                if self.phase is not Phase.DEAL_OVER:
+                resumed = self._put_back_unread(event.seat, holding, empty, unread)
+                out += resumed
+                if not resumed and self.phase is not Phase.DEAL_OVER \
+                        and not self._taken_as_put_back(event.seat):
                     out.append(ShowAgain(event.seat))
         if len(empty) == len(SEATS):
             out += self._keeping_lifted(self._swept)
@@ -414,7 +441,7 @@ class TableReferee:
         self._spent |= {(seat, since) for seat, (since, _) in
                         list(self._gap_parts.items()) + list(self._gap_odds.items())}
         self._gap_parts, self._gap_odds, self._gap_looked = {}, {}, {}
-        self._unread_in_trick = set()
+        self._unread_in_trick, self._stirred_in_trick = set(), set()
         self._swept_since = False
 
     def _landed(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
@@ -697,7 +724,29 @@ class TableReferee:
         if not self._swept_since and self.referee.tricks and (
                 self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or not self.referee.plays):
             recent += [(p.seat, p.card) for p in self.referee.tricks[-1].plays]
-        return (seat, card) in recent
+        return (seat, card) in recent or self._put_back_as(seat, str(card), recent)
+
+    def _put_back_as(self, seat: Seat, card: str, plays: list[tuple[Seat, Card]]) -> bool:
+        """Whether ``card`` in ``seat``'s zone is the card of its play among ``plays``, picked
+        up and put back (``_lifted_back``), read another way: as it was read once put back,
+        or any way at all while its trick is still open and its seat has played there (a
+        seat plays once a trick), which is then noted as a way it is read."""
+        played = next((str(c) for s, c in plays if s == seat), None)
+        seen = self._put_back.get((seat, played)) if played is not None else None
+        if seen is None:
+            return False
+        if card in seen:
+            return True
+        if (seat, played) in [(s, str(c)) for s, c in self._open_plays()]:
+            seen.add(card)
+            return True
+        return False
+
+    def _taken_as_put_back(self, seat: Seat) -> bool:
+        """Whether the card in ``seat``'s zone is taken for the seat's play in the open trick,
+        picked up and put back: nothing to ask of it, however it reads."""
+        return self.phase is Phase.PLAYING and any(
+            s == seat and (s, str(c)) in self._put_back for s, c in self._open_plays())
 
     def _play(self, event: CardLanded, card: Card,
               unread: frozenset[Seat]) -> list[Announcement]:
@@ -893,9 +942,12 @@ class TableReferee:
             return drop()
         self._lifted = None
         before = copy.deepcopy(self)
+        # nothing but the trick's own cards lay, or was seen, in any zone during it
+        quiet = not self._stirred_in_trick - {seat for seat, _ in plays}
         said = drop()
         if any(isinstance(a, TrickMissed) for a in said):
-            self._lifted = (before, frozenset((seat, str(card)) for seat, card in plays), [])
+            self._lifted = _Lifted(before, frozenset((seat, str(card)) for seat, card in plays),
+                                   [], quiet)
         return said
 
     def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
@@ -906,25 +958,67 @@ class TableReferee:
         back. The trick goes on as it stood (the card is then seen landing again,
         ``_just_played``), and the cards other seats played meanwhile are taken into it
         again, in turn: nothing is scored twice, and nobody is accused of playing a card
-        twice or out of turn. Until then, a card of another seat that may still belong to
-        the trick (its seat had not played in it, and the trick has room for it and the
-        card put back) is only noted; any other ends the chance."""
-        if self._lifted is None:
+        twice or out of turn. So too where the card put back is read as another card, if the
+        rest of the trick still lies as it did (``_still_lies``): the card played stands. Until
+        then, a card of another seat that may still belong to the trick (its seat had not
+        played in it, and the trick has room for it and the card put back) is only noted;
+        any other ends the chance."""
+        lifted = self._lifted
+        if lifted is None:
             return []
-        before, plays, since = self._lifted
-        if (event.seat, event.card) not in plays:
-            played = {seat for seat, _ in plays} | {landed.seat for landed in since}
-            if event.seat in played or len(plays) + len(since) + 2 > len(SEATS):
-                self._lifted = None
-            else:
-                since.append(event)
+        if (event.seat, event.card) in lifted.plays:
+            return self._resume(event.seat, None, holding, empty, unread)
+        if self._still_lies(event.seat, holding):
+            return self._resume(event.seat, event.card, holding, empty, unread)
+        played = {seat for seat, _ in lifted.plays} | {landed.seat for landed in lifted.since}
+        if event.seat in played or len(lifted.plays) + len(lifted.since) + 2 > len(SEATS):
+            self._lifted = None
+        else:
+            lifted.since.append(event)
+        return []
+
+    def _put_back_unread(self, seat: Seat, holding: dict[Seat, str], empty: frozenset[Seat],
+                         unread: frozenset[Seat]) -> list[Announcement]:
+        """A card that cannot be read (``ZoneUnclear``), after a trick was dropped
+        (``_keeping_lifted``), in the zone of a seat that played in it, while the rest of the
+        trick still lies as it did (``_still_lies``): the card played, picked up and put
+        back. The trick goes on as it stood (``_lifted_back``), nothing is asked of the card,
+        and however it reads once read, it stands as played."""
+        if not self._still_lies(seat, holding):
             return []
+        return self._resume(seat, "", holding, empty, unread)
+
+    def _still_lies(self, seat: Seat, holding: Mapping[Seat, str]) -> bool:
+        """Whether the trick dropped (``_lifted``) still lies as it did but for ``seat``'s card,
+        so that a card in ``seat``'s zone now is that card put back, however it reads: seat
+        played in it; nothing but its cards lay or was seen in any zone while it was played;
+        and each of its other cards (and each card landed since that may belong to it) is
+        held in its zone still. A trick swept leaves none of its cards behind, and one whose
+        other cards were never read, or never found, stirred their zones. (Another zone may
+        stir now: its player, next to play, reaching out; game 2443's QC, put back unread as
+        seat 3 played.)"""
+        lifted = self._lifted
+        if lifted is None or not lifted.quiet or seat not in {s for s, _ in lifted.plays}:
+            return False
+        lying = {s: card for s, card in lifted.plays if s != seat}
+        lying.update((landed.seat, landed.card) for landed in lifted.since)
+        return all(holding.get(s) == card for s, card in lying.items())
+
+    def _resume(self, seat: Seat, seen: str | None, holding: dict[Seat, str],
+                empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:
+        """The trick dropped (``_lifted``) goes on as it stood: ``seat``'s card was picked up
+        and put back, ``seen`` how it reads now (``TrickResumed``)."""
+        assert self._lifted is not None
+        before, plays, since = self._lifted.before, self._lifted.plays, self._lifted.since
         # (wholly: a field never set since the start is the class's default in both)
         self.__dict__.clear()
         self.__dict__.update(before.__dict__)
         self._view = (holding, empty)
+        card = next(card for s, card in plays if s == seat)
+        if seen is not None:
+            self._put_back.setdefault((seat, card), set()).update({seen} if seen else ())
         said: list[Announcement] = [TrickResumed(
-            len(self.referee.tricks) + len(self.referee.missed) + 1, event.seat, event.card)]
+            len(self.referee.tricks) + len(self.referee.missed) + 1, seat, card, seen)]
         for landed in since:
             said += self._landed(landed, unread)
         return said
@@ -934,7 +1028,8 @@ class TableReferee:
         taken off the table mid-trick when the trick is being swept)."""
         if self.phase is not Phase.PLAYING:
             return False
-        return (seat, card) in [(s, str(c)) for s, c in self._open_plays()]
+        return any(s == seat and (str(c) == card or card in self._put_back.get((s, str(c)), ()))
+                   for s, c in self._open_plays())
 
     def _open_plays(self) -> list[tuple[Seat, Card]]:
         """The trick in play's plays by seat: those taken, and those landed but not taken
