@@ -106,6 +106,10 @@ _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
 _SUECA_OR_NOT = _SUECA | _NOT_SUECA  # the 52 cards: not a card back, nor "not a card"
 # a card found astray within this distance (mm) of one asked about is that card, not moved
 ASKED_NEAR_MM = 20.0
+# The end of a deal that came of its last trick taken for swept, where that trick held nothing
+# but its own cards (so that a card of it was more likely picked up: ``_Lifted.quiet``), is
+# said this many seconds late, unless the chance of the card coming back ends first
+OVER_HELD_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -144,13 +148,19 @@ def _odds_of(event: CardLanded) -> tuple[tuple[str, float], ...]:
 class _Lifted:
     """A trick in play dropped when a card of it left the table (``_keeping_lifted``): the
     table referee as it stood before, the trick's plays (seat, card), the cards landed since
-    that may yet belong to it, and whether nothing but its own cards lay or was seen in any
-    zone while it was played."""
+    that may yet belong to it, and the zones other than its plays' where something lay or
+    was seen while it was played."""
 
     before: "TableReferee"
     plays: frozenset[tuple[Seat, str]]
     since: list[CardLanded]
-    quiet: bool
+    stirred: frozenset[Seat]
+
+    @property
+    def quiet(self) -> bool:
+        """Whether nothing lay or was seen in the zones during the trick but its own cards:
+        its plays', and those landed since (a player about to play reaches out first)."""
+        return self.stirred <= {landed.seat for landed in self.since}
 
 
 @dataclass(eq=False)  # one is told from another by identity
@@ -194,6 +204,9 @@ class TableReferee:
     def __post_init__(self) -> None:
         self.order = self.rules.order
         self.match = Match(self.rules.match)
+        # the end of a deal held back (``OVER_HELD_S``): when it is due (None: from this
+        # frame's time), and what is to be said then
+        self._over_held: tuple[float | None, list[Announcement]] | None = None
         self._new_deal()
 
     def _new_deal(self) -> None:
@@ -356,6 +369,7 @@ class TableReferee:
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
             self._began = frame
+        out = self._with_over_held(out, time_s)
         return [Said(frame, time_s, a) for a in out]
 
     def astray(self, cards: Sequence[FoundAstray], frame: int, time_s: float) -> list[Said]:
@@ -942,13 +956,42 @@ class TableReferee:
             return drop()
         self._lifted = None
         before = copy.deepcopy(self)
-        # nothing but the trick's own cards lay, or was seen, in any zone during it
-        quiet = not self._stirred_in_trick - {seat for seat, _ in plays}
+        # the zones where something lay, or was seen, during the trick, but its plays'
+        stirred = frozenset(self._stirred_in_trick - {seat for seat, _ in plays})
         said = drop()
         if any(isinstance(a, TrickMissed) for a in said):
             self._lifted = _Lifted(before, frozenset((seat, str(card)) for seat, card in plays),
-                                   [], quiet)
+                                   [], stirred)
+            over = next((n for n, a in enumerate(said) if isinstance(a, GameOver)), None)
+            if not stirred and over is not None:  # the last trick: its card may come back
+                self._over_held = (None, said[over:])
+                said = said[:over]
         return said
+
+    def _with_over_held(self, said: list[Announcement], time_s: float) -> list[Announcement]:
+        """``said``, after the end of the deal held back (``OVER_HELD_S``) where it is due:
+        its time has come, or the card taken up can no longer come back (``_lifted_back``).
+        (The deal's end is held back only in what is said: the next deal may begin.)"""
+        if self._over_held is None:
+            return said
+        due, held = self._over_held
+        if due is None:
+            due = time_s + OVER_HELD_S
+            self._over_held = (due, held)
+        if self._lifted is not None and time_s < due:
+            return said
+        self._over_held = None
+        return held + said
+
+    def due(self, time_s: float) -> bool:
+        """Whether something held back is due to be said at ``time_s`` though nothing else
+        happens: the session then calls ``on_events`` without events."""
+        return self._over_held is not None and (self._over_held[0] or 0.0) <= time_s
+
+    def release(self, frame: int, time_s: float) -> list[Said]:
+        """What is held back, said now whatever its time: the frames have run out."""
+        held, self._over_held = ([] if self._over_held is None else self._over_held[1]), None
+        return [Said(frame, time_s, a) for a in held]
 
     def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
                      empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:
@@ -991,18 +1034,21 @@ class TableReferee:
     def _still_lies(self, seat: Seat, holding: Mapping[Seat, str]) -> bool:
         """Whether the trick dropped (``_lifted``) still lies as it did but for ``seat``'s card,
         so that a card in ``seat``'s zone now is that card put back, however it reads: seat
-        played in it; nothing but its cards lay or was seen in any zone while it was played;
-        and each of its other cards (and each card landed since that may belong to it) is
-        held in its zone still. A trick swept leaves none of its cards behind, and one whose
-        other cards were never read, or never found, stirred their zones. (Another zone may
-        stir now: its player, next to play, reaching out; game 2443's QC, put back unread as
-        seat 3 played.)"""
+        played in it; nothing but its cards lay or was seen in any zone while it was played
+        (``_Lifted.quiet``); and each of its other cards (and each card landed since that may
+        belong to it) is held in its zone still. A trick swept leaves none of its cards
+        behind, and one whose other cards were never read, or never found, stirred their
+        zones. (Another zone may stir now: its player, next to play, reaching out; game
+        2443's QC, put back unread as seat 3 played.)"""
         lifted = self._lifted
         if lifted is None or not lifted.quiet or seat not in {s for s, _ in lifted.plays}:
             return False
         lying = {s: card for s, card in lifted.plays if s != seat}
         lying.update((landed.seat, landed.card) for landed in lifted.since)
-        return all(holding.get(s) == card for s, card in lying.items())
+        # (a card put back before is held as it was read then: game 2554's 7C, back as the
+        # 7D, while the 5C beside it was picked up in turn)
+        return all(holding.get(s) == card or holding.get(s) in self._put_back.get((s, card), ())
+                   for s, card in lying.items())
 
     def _resume(self, seat: Seat, seen: str | None, holding: dict[Seat, str],
                 empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:

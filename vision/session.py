@@ -248,7 +248,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         # trump, and the dealer's next card a play)
         reads = _unread_reads(tracker)
         watched = (reads, empty)
-        if frame.index > skip_until and (events or watched != last_watched):
+        if frame.index > skip_until and (events or watched != last_watched
+                                         or table.due(frame.time_s)):
             last_watched = watched
             said_now = _referee(events, reads, watched[1], frame, tracker, gate, table, log,
                                 result)
@@ -280,10 +281,17 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     if not result.stopped and last is not None and last.index > skip_until:
         # the frames ran out: a trick swept just before the end was still swept
         events = tracker.flush(last.index)
+        said_now = []
         if events:
             said_now = _referee(events, _unread_reads(tracker), gate.empty_zones(), last,
                                 tracker, gate, table, log, result)
             said_now += _learnt(learner, said_now, classifier, log, result)
+        held = table.release(last.index, last.time_s)  # (a deal's end held back is said)
+        for said in held:
+            _log_said(log, said)
+        result.said += held
+        said_now += held
+        if events or held:
             for sink in sinks:
                 if hasattr(sink, "end"):
                     sink.end(said_now)

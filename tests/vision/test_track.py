@@ -1798,9 +1798,66 @@ def test_the_last_tricks_lead_picked_up_and_put_back_does_not_end_the_deal():
     table, said = referee_over(script)
     kinds = [a.kind for a in said]
     assert "out_of_turn" not in kinds and kinds.count("trump") == 1, kinds
-    assert kinds[kinds.index("trick_missed") + 2] == "trick_resumed", kinds
+    # nor is the deal said to be over before the card is back (the sixtieth session: until
+    # then "Game over, but round 10 could not be scored: no verdict" came first)
+    assert kinds[kinds.index("trick_missed") + 1] == "trick_resumed", kinds
+    assert "game_incomplete" not in kinds, kinds
     assert kinds[-2:] == ["game_over", "match_tally"] and table.deal == 2, kinds
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
+
+
+def _last_lead_taken_up(back_after: int | None):
+    """Game 11's frames with its last trick's lead picked up, put back ``back_after`` frames
+    later (None: never), the table then left empty for ten seconds."""
+    from vision.studio.clip import game_from_seed
+
+    game = game_from_seed(11, revoke=False)
+    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
+    script = play_script(game.order.dealer.number, str(game.trump), tricks)
+    lead = len(script) - 17 - 4 * 8 + 2
+    seat = tricks[-1][0][0]
+    if back_after is None:
+        return script[:lead + 6] + [{}] * 300
+    return script[:lead + 6] + [{}] * back_after + [{seat: (None, 0.0, False)}] * 2 \
+        + [script[lead]] * 6 + script[lead + 6:] + [{}] * 300
+
+
+def test_the_end_of_a_deal_held_back_for_a_card_picked_up_is_said_in_the_end():
+    """The last trick's lead picked up and never put back: the deal's end, held back for the
+    card (``OVER_HELD_S``), is said once its time has passed, on a frame with nothing new
+    (``TableReferee.due`` tells a session to call then); put back within it, only the
+    verdict is said."""
+    from vision.game import OVER_HELD_S
+
+    table, timed = _said_when(_last_lead_taken_up(None))
+    kinds = [a.kind for a, _ in timed]
+    assert kinds[-2:] == ["trick_missed", "game_incomplete"], kinds
+    (_, dropped_at), (_, said_at) = timed[-2:]
+    # (the frames are 1/30 s apart: the end comes OVER_HELD_S after the trick was dropped)
+    assert abs(said_at - dropped_at - OVER_HELD_S) < 0.1, (dropped_at, said_at)
+    assert not table.due(said_at + 100)
+    _, later = referee_over(_last_lead_taken_up(round(OVER_HELD_S * 30) + 30))
+    kinds = [a.kind for a in later]  # back too late: the end is said, then taken back
+    assert kinds.index("game_incomplete") < kinds.index("trick_resumed"), kinds
+    assert later[-2].kind == "game_over", kinds
+
+
+def _said_when(script):
+    """``referee_over``'s referee and what it said, each with its time; the referee is
+    called as a session calls it, only on frames where something changed or where it has
+    something due (``TableReferee.due``)."""
+    tracker = Tracker()
+    table = TableReferee(RulesConfig())
+    said = [(s.announcement, s.time_s) for s in table.start()]
+    for n, cards in enumerate(script):
+        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards)
+        events = tracker.update(frame_of(cards), n, empty=empty)
+        if not events and n and cards == script[n - 1] and not table.due(n / 30):
+            continue
+        said += [(s.announcement, s.time_s) for s in table.on_events(
+            events, n, n / 30, tracker.holding(), tracker.unread(), empty,
+            tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())]
+    return table, said
 
 
 def test_the_trump_laid_again_before_the_first_play_is_shown_again_not_played():
