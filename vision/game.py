@@ -1004,8 +1004,8 @@ class TableReferee:
         twice or out of turn. So too where the card put back is read as another card, if the
         rest of the trick still lies as it did (``_still_lies``): the card played stands. Until
         then, a card of another seat that may still belong to the trick (its seat had not
-        played in it, and the trick has room for it and the card put back) is only noted;
-        any other ends the chance."""
+        played in it, and the trick has room for it and the card put back, or the card lies
+        there again, unread) is only noted; any other ends the chance."""
         lifted = self._lifted
         if lifted is None:
             return []
@@ -1014,7 +1014,12 @@ class TableReferee:
         if self._still_lies(event.seat, holding):
             return self._resume(event.seat, event.card, holding, empty, unread)
         played = {seat for seat, _ in lifted.plays} | {landed.seat for landed in lifted.since}
-        if event.seat in played or len(lifted.plays) + len(lifted.since) + 2 > len(SEATS):
+        # (room for this card and the card picked up, or for this card alone where a card
+        # lies unread again in a zone a card was picked up from: game 2543's JC, put back and
+        # not read before the trick's last card came down)
+        back = any(seat in unread for seat, _ in lifted.plays)
+        if event.seat in played or len(lifted.plays) + len(lifted.since) + (
+                1 if back else 2) > len(SEATS):
             self._lifted = None
         else:
             lifted.since.append(event)

@@ -1739,6 +1739,46 @@ def test_a_played_card_put_back_and_read_another_way_stands_as_played(seat, lift
     assert [str(p.card) for p in referee.referee.tricks[0].plays] == ["AH", "2D", "5H", "2H"]
 
 
+def _trick_with(steps):
+    """Frames of one trick after the trump (7D, dealer seat 2): ``steps`` are (seat, card)
+    put down (None: unread), (seat, "up") picked up and held off the table 20 frames, or
+    (seat, "reach") a hand in that zone for 3 frames; then the sweep."""
+    script = [{}] * 3 + [{2: ("7D", 0.99, True)}] * 8 + [{}] * 12
+    table: dict[int, tuple] = {}
+    for seat, card in steps:
+        if card == "up":
+            del table[seat]
+            script += [dict(table)] * 20
+        elif card == "reach":
+            script += [{**table, seat: (None, 0.0, False)}] * 3 + [dict(table)] * 2
+        else:
+            script += [{**table, seat: (None, 0.0, False)}] * 2
+            table[seat] = (card, 0.995 if card else 0.0, card is not None)
+            script += [dict(table)] * 8
+    return script + [dict(table)] * 30 + [{}] * 12
+
+
+@pytest.mark.parametrize("steps", [
+    # game 2543 (640x480): seat 3 reaches out as seat 2's JC is picked up; the JC is put back
+    # unread, and seat 3 plays
+    [(1, "AH"), (2, "2D"), (3, "reach"), (2, "up"), (2, None), (3, "5H"), (4, "2H")],
+    # game 2554: seat 1's AH put back read as the KH, then seat 2's 2D picked up and put back
+    # unread: the AH lies there as the KH
+    [(1, "AH"), (1, "up"), (1, "KH"), (2, "2D"), (2, "up"), (2, None), (3, "5H"), (4, "2H")],
+], ids=["a zone stirred by the next player", "beside a card put back before"])
+def test_a_card_put_back_unread_resumes_its_trick_as_its_neighbours_move(steps):
+    """Two ways the table moves round a card picked up, each of which kept its trick from
+    resuming (the sixtieth session's 640x480 set, ``--lift 0.15``): the rounds after it were
+    numbered one too far, and game 2554's deal ended a trick early, with calls out of turn in
+    the next."""
+    referee, said = referee_over(_trick_with(steps))
+    kinds = [a.kind for a in said]
+    assert "trick_resumed" in kinds and kinds.count("trick_won") == 1, kinds
+    assert "out_of_turn" not in kinds and "card_unclear" not in kinds, kinds
+    assert [str(p.card) for p in referee.referee.tricks[0].plays] == ["AH", "2D", "5H", "2H"]
+    assert referee.referee.missed == [] and referee.referee.score == (0, 11)
+
+
 def test_a_trick_swept_with_cards_unread_is_not_taken_for_one_put_back():
     """The lead is read, the other three cards never are, and the trick is swept; its winner
     leads the next round from the same zone. That new card is no card put back (other zones
