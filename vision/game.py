@@ -311,8 +311,8 @@ class TableReferee:
         those odds rest (``Tracker.unread_looks``): on two or more, odds that put a card off
         the lead's suit show a failure to follow, should the card never be read."""
         if self._candidates:
-            return [Said(frame, time_s, a) for a in self._under_candidates(
-                events, frame, time_s, holding, unread, empty, parts, odds, looks)]
+            return [Said(frame, time_s, a) for a in self._with_over_held(self._under_candidates(
+                events, frame, time_s, holding, unread, empty, parts, odds, looks), time_s)]
         out: list[Announcement] = []
         # two cards in turn: parts read alike may stand; odds only of one and the same card
         self._note(self._gap_parts, parts or {},
@@ -340,7 +340,7 @@ class TableReferee:
                     # this frame goes to the deal under each card it may be
                     out += self._under_candidates(events[n + 1:], frame, time_s, holding,
                                                   unread, empty, parts, odds, looks)
-                    return [Said(frame, time_s, a) for a in out]
+                    return [Said(frame, time_s, a) for a in self._with_over_held(out, time_s)]
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
@@ -722,8 +722,11 @@ class TableReferee:
             + after[len(tally):]
 
     def _adopt(self, table: TableReferee) -> None:
-        """Carry on as ``table`` (the deal under the card settled as the trump)."""
+        """Carry on as ``table`` (the deal under the card settled as the trump); what this
+        referee holds back to say is its own (``_over_held``)."""
+        held = self._over_held
         self.__dict__.update(table.__dict__)
+        self._over_held = held
         self._candidates = []
         self._under_a_candidate = False
 
