@@ -58,17 +58,19 @@ class TrickResumed(Announcement):
     rest of the trick still lay where it was: its player had only picked the card up. The
     trick goes on as it stood. ``seen``: how the card put back is read, where that is not the
     card played (another card: a misreading, or a card swapped, and a card played stays
-    played), or "" where it is not read at all; None where it is read as played."""
+    played), or "" where it is not read at all; None where it is read as played. ``told``:
+    whether the trick was said to be swept (``trick_missed``), or that was held back."""
 
     kind: ClassVar[str] = "trick_resumed"
     round: int
     seat: Seat
     card: str
     seen: str | None = None
+    told: bool = True
 
     @property
     def message(self) -> str:
-        goes_on = f"round {self.round} was not swept and goes on"
+        goes_on = f"round {self.round} {'was not swept and ' if self.told else ''}goes on"
         if self.seen is None:
             return f"{self.card} is back in seat {self.seat.number}'s zone: {goes_on}"
         if not self.seen:

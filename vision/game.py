@@ -106,10 +106,11 @@ _NOT_SUECA = frozenset(str(c) for c in FULL_DECK) - _SUECA
 _SUECA_OR_NOT = _SUECA | _NOT_SUECA  # the 52 cards: not a card back, nor "not a card"
 # a card found astray within this distance (mm) of one asked about is that card, not moved
 ASKED_NEAR_MM = 20.0
-# The end of a deal that came of its last trick taken for swept, where that trick held nothing
-# but its own cards (so that a card of it was more likely picked up: ``_Lifted.quiet``), is
-# said this many seconds late, unless the chance of the card coming back ends first
-OVER_HELD_S = 5.0
+# What is said of a trick taken for swept (``trick_missed``, and the end of the deal where it
+# was the last), where that trick held nothing but its own cards (so that a card of it was
+# more likely picked up: ``_Lifted.quiet``), is said this many seconds late, unless the card
+# comes back first (then it is not said at all) or the chance of its coming back ends
+HELD_BACK_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -204,9 +205,9 @@ class TableReferee:
     def __post_init__(self) -> None:
         self.order = self.rules.order
         self.match = Match(self.rules.match)
-        # the end of a deal held back (``OVER_HELD_S``): when it is due (None: from this
-        # frame's time), and what is to be said then
-        self._over_held: tuple[float | None, list[Announcement]] | None = None
+        # what is held back of a trick taken for swept (``HELD_BACK_S``): when it is due
+        # (None: from this frame's time), and what is to be said then
+        self._held_back: tuple[float | None, list[Announcement]] | None = None
         self._new_deal()
 
     def _new_deal(self) -> None:
@@ -311,7 +312,7 @@ class TableReferee:
         those odds rest (``Tracker.unread_looks``): on two or more, odds that put a card off
         the lead's suit show a failure to follow, should the card never be read."""
         if self._candidates:
-            return [Said(frame, time_s, a) for a in self._with_over_held(self._under_candidates(
+            return [Said(frame, time_s, a) for a in self._with_held_back(self._under_candidates(
                 events, frame, time_s, holding, unread, empty, parts, odds, looks), time_s)]
         out: list[Announcement] = []
         # two cards in turn: parts read alike may stand; odds only of one and the same card
@@ -340,7 +341,7 @@ class TableReferee:
                     # this frame goes to the deal under each card it may be
                     out += self._under_candidates(events[n + 1:], frame, time_s, holding,
                                                   unread, empty, parts, odds, looks)
-                    return [Said(frame, time_s, a) for a in self._with_over_held(out, time_s)]
+                    return [Said(frame, time_s, a) for a in self._with_held_back(out, time_s)]
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
@@ -369,7 +370,7 @@ class TableReferee:
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
             self._began = frame
-        out = self._with_over_held(out, time_s)
+        out = self._with_held_back(out, time_s)
         return [Said(frame, time_s, a) for a in out]
 
     def astray(self, cards: Sequence[FoundAstray], frame: int, time_s: float) -> list[Said]:
@@ -723,10 +724,10 @@ class TableReferee:
 
     def _adopt(self, table: TableReferee) -> None:
         """Carry on as ``table`` (the deal under the card settled as the trump); what this
-        referee holds back to say is its own (``_over_held``)."""
-        held = self._over_held
+        referee holds back to say is its own (``_held_back``)."""
+        held = self._held_back
         self.__dict__.update(table.__dict__)
-        self._over_held = held
+        self._held_back = held
         self._candidates = []
         self._under_a_candidate = False
 
@@ -957,6 +958,7 @@ class TableReferee:
             else []
         if not plays:
             return drop()
+        earlier = self._release()  # (a trick dropped before, which can no longer come back)
         self._lifted = None
         before = copy.deepcopy(self)
         # the zones where something lay, or was seen, during the trick, but its plays'
@@ -965,36 +967,39 @@ class TableReferee:
         if any(isinstance(a, TrickMissed) for a in said):
             self._lifted = _Lifted(before, frozenset((seat, str(card)) for seat, card in plays),
                                    [], stirred)
-            over = next((n for n, a in enumerate(said) if isinstance(a, GameOver)), None)
-            if not stirred and over is not None:  # the last trick: its card may come back
-                self._over_held = (None, said[over:])
-                said = said[:over]
-        return said
+            if not stirred and len({seat for seat, _ in plays}) < len(SEATS):
+                # a card of it picked up, not the trick swept (it was not whole, and nothing
+                # else lay on the table): nothing said of the trick till the card may be back
+                self._held_back, said = (None, said), []
+        return earlier + said
 
-    def _with_over_held(self, said: list[Announcement], time_s: float) -> list[Announcement]:
-        """``said``, after the end of the deal held back (``OVER_HELD_S``) where it is due:
-        its time has come, or the card taken up can no longer come back (``_lifted_back``).
-        (The deal's end is held back only in what is said: the next deal may begin.)"""
-        if self._over_held is None:
+    def _with_held_back(self, said: list[Announcement], time_s: float) -> list[Announcement]:
+        """``said``, after what is held back of a trick taken for swept (``HELD_BACK_S``)
+        where it is due: its time has come, or the card picked up can no longer come back
+        (``_lifted_back``). (It is held back only in what is said: the referee goes on as if
+        the trick was swept, and the next deal may begin.)"""
+        if self._held_back is None:
             return said
-        due, held = self._over_held
+        due, held = self._held_back
         if due is None:
-            due = time_s + OVER_HELD_S
-            self._over_held = (due, held)
+            due = time_s + HELD_BACK_S
+            self._held_back = (due, held)
         if self._lifted is not None and time_s < due:
             return said
-        self._over_held = None
-        return held + said
+        return self._release() + said
+
+    def _release(self) -> list[Announcement]:
+        held, self._held_back = ([] if self._held_back is None else self._held_back[1]), None
+        return held
 
     def due(self, time_s: float) -> bool:
         """Whether something held back is due to be said at ``time_s`` though nothing else
         happens: the session then calls ``on_events`` without events."""
-        return self._over_held is not None and (self._over_held[0] or 0.0) <= time_s
+        return self._held_back is not None and (self._held_back[0] or 0.0) <= time_s
 
     def release(self, frame: int, time_s: float) -> list[Said]:
         """What is held back, said now whatever its time: the frames have run out."""
-        held, self._over_held = ([] if self._over_held is None else self._over_held[1]), None
-        return [Said(frame, time_s, a) for a in held]
+        return [Said(frame, time_s, a) for a in self._release()]
 
     def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
                      empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:
@@ -1064,6 +1069,7 @@ class TableReferee:
         and put back, ``seen`` how it reads now (``TrickResumed``)."""
         assert self._lifted is not None
         before, plays, since = self._lifted.before, self._lifted.plays, self._lifted.since
+        told = self._held_back is None  # (whether the trick was said to be swept)
         # (wholly: a field never set since the start is the class's default in both)
         self.__dict__.clear()
         self.__dict__.update(before.__dict__)
@@ -1072,7 +1078,7 @@ class TableReferee:
         if seen is not None:
             self._put_back.setdefault((seat, card), set()).update({seen} if seen else ())
         said: list[Announcement] = [TrickResumed(
-            len(self.referee.tricks) + len(self.referee.missed) + 1, seat, card, seen)]
+            len(self.referee.tricks) + len(self.referee.missed) + 1, seat, card, seen, told)]
         for landed in since:
             said += self._landed(landed, unread)
         return said
