@@ -282,6 +282,66 @@ def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
     assert comparison.all_right, comparison.lines()
 
 
+@pytest.mark.parametrize("after_s", [1.0, 7.0], ids=["frames end first", "time runs out"])
+def test_a_session_says_what_it_held_back_for_a_card_picked_up(after_s):
+    """The session's part in holding back what is said of a trick taken for swept while its
+    card may come back (``vision.game.HELD_BACK_S``, 5 s): the first lead picked up and never
+    put back, rendered by the studio and read by the real models. Where nothing changes for
+    7 s, the trick missed is said 5 s after it was dropped (the session calls the referee when
+    it is due); where the frames end 1 s after, it is said as they end (``release``)."""
+    import numpy as np
+
+    from referee import Card
+    from referee.config import RulesConfig
+    from vision.game import HELD_BACK_S, TableReferee
+    from vision.layout import TableLayout
+    from vision.session import run_session
+    from vision.sources import Frame
+    from vision.studio.clip import clip_stage
+    from vision.studio.scene import CardOnTable, Scene, render
+    from vision.table import CalibrationKeeper
+    from vision.track import Tracker
+
+    designs = _test_designs()
+    if isinstance(designs, str):
+        pytest.skip(f"the test designs are not available: {designs}")
+    faces = next(f for f in designs if f.name == "simplistic")
+    layout, rules = TableLayout(), RulesConfig()
+    stage = clip_stage(layout, 21, *SIZE)
+    rng = np.random.default_rng(21)
+    trump, lead = Card.parse("7D"), Card.parse("AH")
+    shots = [(Scene(), 6),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump),
+                                       layout.zone(rules.order.dealer).centre, 80.0)]), 14),
+             (Scene(), 14),
+             (Scene(cards=[CardOnTable(lead, faces.face(lead),
+                                       layout.zone(rules.order.first_leader).centre, 10.0)]),
+              14),
+             (Scene(), round(after_s * 30))]
+
+    def frames():
+        index = 0
+        for scene, count in shots:
+            picture, _ = render(stage, scene, rng, labelled=False)
+            for _ in range(count):
+                yield Frame(picture, index, index / 30)
+                index += 1
+
+    detector, classifier = _stages()
+    result = run_session(frames(), detector, classifier, CalibrationKeeper(), Tracker(),
+                         TableReferee(rules), [])
+    said = result.said
+    assert [s.announcement.kind for s in said] == ["trump", "trick_missed"], [
+        s.announcement.message for s in said]
+    last = sum(count for _, count in shots) - 1
+    gone = sum(count for _, count in shots[:-1]) / 30  # the lead picked up
+    if after_s < HELD_BACK_S:
+        assert said[-1].frame == last
+    else:  # (dropped once the table has looked empty a few frames)
+        assert gone + HELD_BACK_S < said[-1].time_s < gone + HELD_BACK_S + 1, said[-1]
+        assert said[-1].frame < last
+
+
 @pytest.mark.parametrize("place", ["middle", "corner"])
 def test_a_card_put_down_in_nobodys_zone_is_asked_into_its_zone(place):
     """A dealer who shows the trump in no seat's zone, in the middle of the table or tossed

@@ -286,7 +286,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             said_now = _referee(events, _unread_reads(tracker), gate.empty_zones(), last,
                                 tracker, gate, table, log, result)
             said_now += _learnt(learner, said_now, classifier, log, result)
-        held = table.release(last.index, last.time_s)  # (a deal's end held back is said)
+        held = table.release(last.index, last.time_s)  # (what the referee held back)
         for said in held:
             _log_said(log, said)
         result.said += held
