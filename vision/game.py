@@ -1047,16 +1047,20 @@ class TableReferee:
     def _still_lies(self, seat: Seat, holding: Mapping[Seat, str]) -> bool:
         """Whether the trick dropped (``_lifted``) still lies as it did but for ``seat``'s card,
         so that a card in ``seat``'s zone now is that card put back, however it reads: seat
-        played in it; nothing but its cards lay or was seen in any zone while it was played
-        (``_Lifted.quiet``); and each of its other cards (and each card landed since that may
-        belong to it) is held in its zone still. A trick swept leaves none of its cards
-        behind, and one whose other cards were never read, or never found, stirred their
-        zones. (Another zone may stir now: its player, next to play, reaching out; game
-        2443's QC, put back unread as seat 3 played.)"""
+        played in it; each of its other cards (and each card landed since that may belong to
+        it) is held in its zone still; and where it had no other card, nothing but its own
+        cards lay or was seen in any zone while it was played (``_Lifted.quiet``). A trick
+        swept leaves none of its cards behind, and one whose other cards were never read, or
+        never found, stirred their zones. (Another zone may stir now: its player, next to
+        play, reaching out; game 2443's QC, put back unread as seat 3 played. Or have stirred
+        before: game 2593 at 1280x720, a hand over seat 4's zone 1.5 s before seat 3's JC was
+        picked up beside the trick's two other cards.)"""
         lifted = self._lifted
-        if lifted is None or not lifted.quiet or seat not in {s for s, _ in lifted.plays}:
+        if lifted is None or seat not in {s for s, _ in lifted.plays}:
             return False
         lying = {s: card for s, card in lifted.plays if s != seat}
+        if not lying and not lifted.quiet:
+            return False  # (where another card of the trick lies still, that is enough)
         lying.update((landed.seat, landed.card) for landed in lifted.since)
         # (a card put back before is held as it was read then: game 2554's 7C, back as the
         # 7D, while the 5C beside it was picked up in turn)

@@ -1784,6 +1784,19 @@ def test_a_card_put_back_unread_resumes_its_trick_as_its_neighbours_move(steps):
     assert referee.referee.missed == [] and referee.referee.score == (0, 11)
 
 
+def test_a_card_put_back_beside_its_tricks_other_cards_is_taken_back_after_a_hand_passed():
+    """Game 2593 (1280x720): a hand passed over seat 4's zone, then seat 3's card was picked
+    up and put back, read as another card, beside the trick's two other cards. The zone
+    stirred kept the trick from being taken for one picked up; where another card of the
+    trick still lies where it was, that is evidence enough (a sweep takes them all)."""
+    steps = [(1, "AH"), (4, "reach"), (2, "2D"), (3, "5H"), (3, "up"), (3, "KH"), (4, "2H")]
+    referee, said = referee_over(_trick_with(steps))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_resumed") == 1 and "out_of_turn" not in kinds, kinds
+    assert [str(p.card) for p in referee.referee.tricks[0].plays] == ["AH", "2D", "5H", "2H"]
+    assert referee.referee.missed == [] and referee.referee.score == (0, 11)
+
+
 def test_a_trick_swept_with_cards_unread_is_not_taken_for_one_put_back():
     """The lead is read, the other three cards never are, and the trick is swept; its winner
     leads the next round from the same zone. That new card is no card put back (other zones
