@@ -156,6 +156,7 @@ class _Lifted:
     plays: frozenset[tuple[Seat, str]]
     since: list[CardLanded]
     stirred: frozenset[Seat]
+    landed_at: dict[Seat, int]  # the frame each play landed on, where known
 
     @property
     def quiet(self) -> bool:
@@ -965,8 +966,11 @@ class TableReferee:
         stirred = frozenset(self._stirred_in_trick - {seat for seat, _ in plays})
         said = drop()
         if any(isinstance(a, TrickMissed) for a in said):
-            self._lifted = _Lifted(before, frozenset((seat, str(card)) for seat, card in plays),
-                                   [], stirred)
+            kept = frozenset((seat, str(card)) for seat, card in plays)
+            landed_at = {e.seat: e.frame for e in before.taken
+                         if e.frame > before._began and (e.seat, e.card) in kept}
+            landed_at.update((e.seat, e.frame) for e, _ in before._not_taken())
+            self._lifted = _Lifted(before, kept, [], stirred, landed_at)
             if not stirred and len({seat for seat, _ in plays}) < len(SEATS):
                 # a card of it picked up, not the trick swept (it was not whole, and nothing
                 # else lay on the table): nothing said of the trick till the card may be back
@@ -1048,8 +1052,10 @@ class TableReferee:
         """Whether the trick dropped (``_lifted``) still lies as it did but for ``seat``'s card,
         so that a card in ``seat``'s zone now is that card put back, however it reads: seat
         played in it; each of its other cards (and each card landed since that may belong to
-        it) is held in its zone still; and where it had no other card, nothing but its own
-        cards lay or was seen in any zone while it was played (``_Lifted.quiet``). A trick
+        it) is held in its zone still; and, unless all its other cards came down before that
+        card, nothing but its own cards lay or was seen in any zone while it was played
+        (``_Lifted.quiet``). (A card that came down after it may be the next trick's lead,
+        taken into it because the sweep was not seen: game 8 with ``--lift``.) A trick
         swept leaves none of its cards behind, and one whose other cards were never read, or
         never found, stirred their zones. (Another zone may stir now: its player, next to
         play, reaching out; game 2443's QC, put back unread as seat 3 played. Or have stirred
@@ -1059,8 +1065,10 @@ class TableReferee:
         if lifted is None or seat not in {s for s, _ in lifted.plays}:
             return False
         lying = {s: card for s, card in lifted.plays if s != seat}
-        if not lying and not lifted.quiet:
-            return False  # (where another card of the trick lies still, that is enough)
+        first = lifted.landed_at.get(seat, -1)
+        if not (lying and all(lifted.landed_at.get(s, math.inf) < first for s in lying)) \
+                and not lifted.quiet:
+            return False  # (where the trick's other cards lay there before it, that is enough)
         lying.update((landed.seat, landed.card) for landed in lifted.since)
         # (a card put back before is held as it was read then: game 2554's 7C, back as the
         # 7D, while the 5C beside it was picked up in turn)
