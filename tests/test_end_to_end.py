@@ -282,6 +282,29 @@ def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
     assert comparison.all_right, comparison.lines()
 
 
+def _session_over(stage, shots, rng, rules):  # noqa: ANN001, ANN202
+    """A session (the real models) over the studio's pictures of ``shots`` (scene, how many
+    frames it lasts), 30 frames a second."""
+    from vision.game import TableReferee
+    from vision.session import run_session
+    from vision.sources import Frame
+    from vision.studio.scene import render
+    from vision.table import CalibrationKeeper
+    from vision.track import Tracker
+
+    def frames():
+        index = 0
+        for scene, count in shots:
+            picture, _ = render(stage, scene, rng, labelled=False)
+            for _ in range(count):
+                yield Frame(picture, index, index / 30)
+                index += 1
+
+    detector, classifier = _stages()
+    return run_session(frames(), detector, classifier, CalibrationKeeper(), Tracker(),
+                       TableReferee(rules), [])
+
+
 @pytest.mark.parametrize("after_s", [1.0, 7.0], ids=["frames end first", "time runs out"])
 def test_a_session_says_what_it_held_back_for_a_card_picked_up(after_s):
     """The session's part in holding back what is said of a trick taken for swept while its
@@ -293,14 +316,10 @@ def test_a_session_says_what_it_held_back_for_a_card_picked_up(after_s):
 
     from referee import Card
     from referee.config import RulesConfig
-    from vision.game import HELD_BACK_S, TableReferee
+    from vision.game import HELD_BACK_S
     from vision.layout import TableLayout
-    from vision.session import run_session
-    from vision.sources import Frame
     from vision.studio.clip import clip_stage
-    from vision.studio.scene import CardOnTable, Scene, render
-    from vision.table import CalibrationKeeper
-    from vision.track import Tracker
+    from vision.studio.scene import CardOnTable, Scene
 
     designs = _test_designs()
     if isinstance(designs, str):
@@ -319,17 +338,7 @@ def test_a_session_says_what_it_held_back_for_a_card_picked_up(after_s):
               14),
              (Scene(), round(after_s * 30))]
 
-    def frames():
-        index = 0
-        for scene, count in shots:
-            picture, _ = render(stage, scene, rng, labelled=False)
-            for _ in range(count):
-                yield Frame(picture, index, index / 30)
-                index += 1
-
-    detector, classifier = _stages()
-    result = run_session(frames(), detector, classifier, CalibrationKeeper(), Tracker(),
-                         TableReferee(rules), [])
+    result = _session_over(stage, shots, rng, rules)
     said = result.said
     assert [s.announcement.kind for s in said] == ["trump", "trick_missed"], [
         s.announcement.message for s in said]
@@ -353,14 +362,9 @@ def test_a_card_put_down_in_nobodys_zone_is_asked_into_its_zone(place):
 
     from referee import Card
     from referee.config import RulesConfig
-    from vision.game import TableReferee
     from vision.layout import TableLayout
-    from vision.session import run_session
-    from vision.sources import Frame
     from vision.studio.clip import clip_stage
-    from vision.studio.scene import CardOnTable, Scene, render
-    from vision.table import CalibrationKeeper
-    from vision.track import Tracker
+    from vision.studio.scene import CardOnTable, Scene
 
     designs = _test_designs()
     if isinstance(designs, str):
@@ -384,17 +388,7 @@ def test_a_card_put_down_in_nobodys_zone_is_asked_into_its_zone(place):
              (Scene(cards=[CardOnTable(trump, faces.face(trump), zone, 80.0)]), 14),
              (Scene(), 10)]
 
-    def frames():
-        index = 0
-        for scene, count in shots:
-            picture, _ = render(stage, scene, rng, labelled=False)
-            for _ in range(count):
-                yield Frame(picture, index, index / 30)
-                index += 1
-
-    detector, classifier = _stages()
-    result = run_session(frames(), detector, classifier, CalibrationKeeper(), Tracker(),
-                         TableReferee(rules), [])
+    result = _session_over(stage, shots, rng, rules)
     said = [s.announcement for s in result.said]
     assert [a.kind for a in said] == ["card_astray", "trump"], [a.message for a in said]
     if place == "middle":
