@@ -963,7 +963,8 @@ class TableReferee:
         self._lifted = None
         before = copy.deepcopy(self)
         # the zones where something lay, or was seen, during the trick, but its plays'
-        stirred = frozenset(self._stirred_in_trick - {seat for seat, _ in plays})
+        seats = {seat for seat, _ in plays}
+        stirred = frozenset(self._stirred_in_trick - seats)
         said = drop()
         if any(isinstance(a, TrickMissed) for a in said):
             kept = frozenset((seat, str(card)) for seat, card in plays)
@@ -971,7 +972,7 @@ class TableReferee:
                          if e.frame > before._began and (e.seat, e.card) in kept}
             landed_at.update((e.seat, e.frame) for e, _ in before._not_taken())
             self._lifted = _Lifted(before, kept, [], stirred, landed_at)
-            if not stirred and len({seat for seat, _ in plays}) < len(SEATS):
+            if not stirred and len(seats) < len(SEATS):
                 # a card of it picked up, not the trick swept (it was not whole, and nothing
                 # else lay on the table): nothing said of the trick till the card may be back
                 self._held_back, said = (None, said), []
