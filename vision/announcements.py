@@ -13,14 +13,34 @@ from referee.seats import Seat
 
 @dataclass(frozen=True)
 class ShowAgain(Announcement):
-    """A card lies in a zone but cannot be read: nothing is recorded until it can."""
+    """A card lies in a zone but cannot be read: nothing is recorded until it can.
+    ``face_down``: it looks likeliest like a card back, though not surely."""
 
     kind: ClassVar[str] = "card_unclear"
+    seat: Seat
+    face_down: bool = False
+
+    @property
+    def message(self) -> str:
+        if self.face_down:
+            return (f"Card unclear in seat {self.seat.number}: it may lie face down; please "
+                    "show it face up")
+        return f"Card unclear in seat {self.seat.number}: please show it again"
+
+
+@dataclass(frozen=True)
+class FaceDown(Announcement):
+    """A card came to rest face down in the zone of the seat whose play is due: it is no play
+    until it lies face up, so the referee asks for it to be turned over (and records
+    nothing). It accuses nobody: a face-down card may be a pile of tricks won, laid there."""
+
+    kind: ClassVar[str] = "card_face_down"
     seat: Seat
 
     @property
     def message(self) -> str:
-        return f"Card unclear in seat {self.seat.number}: please show it again"
+        return (f"A card lies face down in seat {self.seat.number}'s zone: a card counts once "
+                "it lies face up; please turn it over")
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ from referee.tricks import Play, Trick
 from .announcements import (
     CardAstray,
     CardKnown,
+    FaceDown,
     Said,
     ShowAgain,
     TrickResumed,
@@ -79,7 +80,7 @@ from .announcements import (
     TrumpUndecided,
     in_rounds,
 )
-from .cardclasses import NOT_A_CARD, SUITS, is_court, part_fits
+from .cardclasses import BACK, NOT_A_CARD, SUITS, is_court, part_fits
 from .settlement import Settlement, deal_result
 from .track import CardConfirmed, CardLanded, TrackEvent, ZoneCleared, ZoneUnclear
 from .ways import Dropped, cuts_named
@@ -359,7 +360,7 @@ class TableReferee:
                 out += resumed
                 if not resumed and self.phase is not Phase.DEAL_OVER \
                         and not self._taken_as_put_back(event.seat):
-                    out.append(ShowAgain(event.seat))
+                    out.append(ShowAgain(event.seat, event.face_down))
         if len(empty) == len(SEATS):
             out += self._keeping_lifted(self._swept)
         if events:
@@ -464,7 +465,7 @@ class TableReferee:
         try:
             card = Card.parse(event.card)
         except (CardError, ValueError):
-            return []  # "back": a face-down card is no play
+            return self._face_down(event, unread)  # "back": a face-down card is no play
         if self.phase is Phase.DEAL_OVER:
             return []
         if self.phase is Phase.TRUMP_MISSED:
@@ -511,6 +512,26 @@ class TableReferee:
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
         return said + self._play(event, card, unread)
+
+    def _face_down(self, event: CardLanded, unread: frozenset[Seat]) -> list[Announcement]:
+        """A card back landed: where a play is due from that seat (the trump known, the deal
+        not over; after a trick dropped, anybody's lead; after the seats whose turn comes
+        first, where each has a card lying in its zone, read or not), its player is asked to
+        turn the card over. Elsewhere it is passed over, and while a whole trick still lies
+        (its winner may be gathering it up and laying it down face down), since a pile of
+        tricks won is no play."""
+        if event.card != BACK or self.phase not in (Phase.TRUMP_SHOWN, Phase.PLAYING) \
+                or self.referee.is_over:
+            return []
+        due = self.referee.to_play
+        if due is None:
+            return [] if self.referee.plays else [FaceDown(event.seat)]
+        holding = self._view[0]
+        before = self.order.seats_from(due)
+        before = before[:before.index(event.seat)]
+        if any(seat not in unread and holding.get(seat) in (None, BACK) for seat in before):
+            return []
+        return [FaceDown(event.seat)]
 
     def _dealers_card_alone(self, event: CardLanded, unread: frozenset[Seat]) -> bool:
         """Whether ``event`` lands in the zone of a dealer who does not lead the first trick,
@@ -633,9 +654,10 @@ class TableReferee:
         trump may be none). At the end of the deal, with the trump still in doubt, the verdict
         is whatever they all agree on (``_trump_never_settled``)."""
         first = self._candidates[0]
-        now = [a for a in first.held if isinstance(a, ShowAgain)]
+        now = [a for a in first.held if isinstance(a, (ShowAgain, FaceDown))]
         for candidate in self._candidates:
-            candidate.held = [a for a in candidate.held if not isinstance(a, ShowAgain)]
+            candidate.held = [a for a in candidate.held
+                              if not isinstance(a, (ShowAgain, FaceDown))]
         played = {c: self._played_elsewhere(c) for c in self._candidates}
         left = [c for c in self._candidates if played[c] is None] or self._candidates
         clean = [c for c in left if c.trouble is None]

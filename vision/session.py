@@ -66,7 +66,8 @@ def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
     if isinstance(event, ZoneCleared):
         return {"type": "cleared", "seat": event.seat.number, "card": event.card,
                 "frame": event.frame}
-    return {"type": "unclear", "seat": event.seat.number, "frame": event.frame}
+    out = {"type": "unclear", "seat": event.seat.number, "frame": event.frame}
+    return {**out, "face_down": True} if event.face_down else out
 
 
 def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
@@ -84,7 +85,7 @@ def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
     if data["type"] == "cleared":
         return ZoneCleared(seat, str(data["card"]), int(data["frame"]))
     if data["type"] == "unclear":
-        return ZoneUnclear(seat, int(data["frame"]))
+        return ZoneUnclear(seat, int(data["frame"]), bool(data.get("face_down", False)))
     raise ValueError(f"unknown event type '{data['type']}'")
 
 

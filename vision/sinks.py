@@ -167,8 +167,12 @@ _PHRASES = {
     "pt": {"trump": "Trunfo: {card}", "cut": "Corte do jogador {seat}",
            "trick_won": "O jogador {seat} ganha {points} pontos",
            "card_unclear": "Carta pouco clara no lugar {seat}: mostre-a outra vez",
+           "card_unclear_face_down": "Carta pouco clara no lugar {seat}: pode estar virada "
+                                     "para baixo; mostre-a virada para cima",
            "card_astray": "Há uma carta fora das zonas dos jogadores: só conta na zona de "
                           "quem a jogou; ponha-a lá",
+           "card_face_down": "Há uma carta virada para baixo na zona do lugar {seat}: só "
+                             "conta virada para cima; vire-a",
            "revoke": "Renúncia! O jogador {seat} não assistiu ao naipe",
            "game_incomplete": "Fim do jogo, mas houve vazas que não foram lidas: sem veredicto",
            "deck_learned": "Já conheço as figuras deste baralho: passo a lê-las também pelos "
@@ -222,7 +226,7 @@ def spoken(item: Said, lang: str) -> str | None:
     a = item.announcement
     data = a.to_dict()
     lang = "pt" if lang == "pt" else "en"
-    phrase = _PHRASES[lang].get(a.kind)
+    phrase = _PHRASES[lang].get(f"{a.kind}_face_down" if data.get("face_down") else a.kind)
     if phrase is not None:
         if a.kind == "trump":
             data["card"] = spoken_card(data["card"], lang)
@@ -355,8 +359,8 @@ class Overlay:
             if isinstance(a, GameOver):
                 self.verdict = (table.deal, tuple(a.score))
             if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in (
-                    "card_unclear", "card_astray", "out_of_turn", "trump_unclear",
-                    "trump_suit", "trump_in_doubt", "trump_settled"):
+                    "card_unclear", "card_astray", "card_face_down", "out_of_turn",
+                    "trump_unclear", "trump_suit", "trump_in_doubt", "trump_settled"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
                 self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)

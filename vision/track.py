@@ -7,6 +7,8 @@ States of one seat zone (``ZoneTracker``):
     HOLDS --(nothing in the zone for ``clear_frames`` frames, or the whole table looks as it
              did empty: swept)--> EMPTY: emits ZoneCleared
     HOLDS --(another card lands the same way)--> HOLDS the new card: ZoneCleared, CardLanded
+    HOLDS --(another card lies still far from the held one, or where the zone was seen empty,
+             or a card back held is read as a face: ``_replaced``)--> EMPTY: ZoneCleared
     any   --(a card is there but cannot be read, for ``unclear_frames`` frames)--> emits
              ZoneUnclear once, until something changes
 
@@ -25,6 +27,7 @@ import numpy as np
 
 from referee.seats import SEATS, Seat
 
+from .cardclasses import BACK
 from .detections import CardDetections
 
 
@@ -61,8 +64,12 @@ class ZoneCleared:
 
 @dataclass(frozen=True)
 class ZoneUnclear:
+    """A card lies in ``seat``'s zone that cannot be read. ``face_down``: it was read likeliest
+    as a card back, if unsurely (a back of a design never trained on, say)."""
+
     seat: Seat
     frame: int
+    face_down: bool = False
 
 
 TrackEvent = CardLanded | CardConfirmed | ZoneCleared | ZoneUnclear
@@ -115,9 +122,17 @@ class ZoneTracker:
         centres = np.array([s.centre for s in last])
         if float(np.ptp(centres, axis=0).max()) > self.still_px:
             return False  # still moving
+        if self.holds == BACK and not any(s.card == BACK for s in last):
+            return True  # a card laid face down, turned over where it lay: read or not, the
+            # face is no card back
         if self.emptied and not any(s.card == self.holds for s in last):
             return True  # the zone was empty, and what lies there now never reads as its card
         return float(np.hypot(*(centres.mean(axis=0) - self.held_at))) > self.replaced_px
+
+    def _looks_face_down(self) -> bool:
+        """Whether most of the recent readings of the card lying here name a card back."""
+        read = [s.card for s in self.recent if s is not None and s.whole]
+        return 2 * read.count(BACK) > len(read)
 
     @property
     def unread(self) -> bool:
@@ -277,7 +292,7 @@ class ZoneTracker:
             self.unclear += 1
             if self.unclear >= self.unclear_frames and not self.said_unclear:
                 self.said_unclear = True
-                events.append(ZoneUnclear(self.seat, frame))
+                events.append(ZoneUnclear(self.seat, frame, self._looks_face_down()))
         return events
 
 

@@ -357,3 +357,32 @@ def test_a_long_banner_is_shown_whole_in_lines_that_fit_the_picture():
     assert _wrapped("Score: 76 | 44", 460, 0.35, 1) == ["Score: 76 | 44"]
     long = _wrapped(astray.message * 4, 460, 0.35, 1)
     assert len(long) == BANNER_LINES and long[-1].endswith(" ...")
+
+
+def test_a_card_face_down_is_spoken_in_portuguese_and_english():
+    from referee.seats import Seat
+    from vision.announcements import FaceDown, ShowAgain
+
+    face_down = Said(0, 0.0, FaceDown(Seat(2)))
+    assert spoken(face_down, "pt") == ("Há uma carta virada para baixo na zona do lugar 2: só "
+                                       "conta virada para cima; vire-a")
+    assert spoken(face_down, "en") == ("A card lies face down in seat 2's zone: a card counts "
+                                       "once it lies face up; please turn it over")
+    perhaps = Said(0, 0.0, ShowAgain(Seat(3), face_down=True))
+    assert spoken(perhaps, "pt") == ("Carta pouco clara no lugar 3: pode estar virada para "
+                                     "baixo; mostre-a virada para cima")
+    assert spoken(Said(0, 0.0, ShowAgain(Seat(3))), "pt") == ("Carta pouco clara no lugar 3: "
+                                                              "mostre-a outra vez")
+
+
+def test_a_card_unclear_said_to_lie_face_down_survives_the_event_log():
+    """``--resume`` reads the tracker's events back from the log: an unclear card read as a
+    back keeps that (and a log written before the field existed still reads)."""
+    from referee.seats import Seat
+    from vision.session import track_event_from_dict, track_event_to_dict
+    from vision.track import ZoneUnclear
+
+    for event in (ZoneUnclear(Seat(4), 12, True), ZoneUnclear(Seat(1), 3)):
+        assert track_event_from_dict(track_event_to_dict(event)) == event
+    assert track_event_from_dict({"type": "unclear", "seat": 2, "frame": 5}) == ZoneUnclear(
+        Seat(2), 5)
