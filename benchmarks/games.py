@@ -2,7 +2,8 @@
 count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
-                                         [--brisk] [--astray P] [--lift P] [--workers 2]
+                                         [--brisk] [--astray P] [--lift P] [--face-down P]
+                                         [--workers 2]
                                          [--keep DIR]
                                          [--models DIR] [--decks [--aces] [--wrong-deck K]]
 
@@ -22,7 +23,9 @@ chance P, first put down in nobody's zone (in the middle of the table, or as oft
 beside its player's zone), then moved into its player's zone: how often the referee asks for
 that, and whether it ever asks wrongly. With ``--lift P`` each card played is, with chance P,
 picked up again by its player, held off the table a moment and put back where it lay: the
-referee should referee the game as if it had not been.
+referee should referee the game as if it had not been. With ``--face-down P`` each card is,
+with chance P, first laid face down in its player's zone, then turned over a moment later: how
+often the referee asks for that, and whether it ever asks wrongly.
 """
 
 from __future__ import annotations
@@ -48,14 +51,14 @@ def clip_of(job: tuple) -> tuple[Path, Path]:
     from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
 
-    seed, revoke, (width, height), brisk, folder, (astray, lift) = job[:6]
+    seed, revoke, (width, height), brisk, folder, (astray, lift, face_down) = job[:6]
     designs = face_sets("test", log=lambda m: None)
     clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     if not (clip.exists() and truth.exists()):
         render_clip(game_from_seed(seed, revoke=revoke), designs[seed % len(designs)], clip,
                     truth, seed=seed, width=width, height=height,
                     timing=BRISK if brisk else Timing(), progress=False, astray=astray,
-                    lift=lift)
+                    lift=lift, face_down=face_down)
     return clip, truth
 
 
@@ -98,6 +101,8 @@ def referee_game(job: tuple) -> dict:
             "tricks": (comparison.tricks_right, comparison.tricks_expected),
             "astray": (comparison.astray_said, comparison.astray_expected,
                        comparison.astray_wrong),
+            "face_down": (comparison.face_down_said, comparison.face_down_expected,
+                          comparison.face_down_wrong),
             "lines": comparison.lines()}
 
 
@@ -118,6 +123,10 @@ def main() -> None:
     parser.add_argument("--lift", type=share, default=0.0, metavar="P",
                         help="the chance that a player picks their played card up again and "
                         "puts it back (default: 0; keep such clips in a folder of their own)")
+    parser.add_argument("--face-down", type=share, default=0.0, metavar="P",
+                        help="the chance that a player lays their card face down in their zone, "
+                        "then turns it over (default: 0; keep such clips in a folder of their "
+                        "own)")
     parser.add_argument("--workers", type=at_least(1), default=2,
                         help="games rendered and refereed at once (default: 2)")
     parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "
@@ -149,7 +158,7 @@ def main() -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder,
-                 (args.astray, args.lift),
+                 (args.astray, args.lift, args.face_down),
                  args.models, (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]
@@ -191,6 +200,10 @@ def main() -> None:
         astray = [sum(r["astray"][i] for r in results) for i in range(3)]
         print(f"cards put down in nobody's zone first: {astray[1]}; asked into their "
               f"zone: {astray[0]}; asked wrongly: {astray[2]}")
+    if args.face_down:
+        face_down = [sum(r["face_down"][i] for r in results) for i in range(3)]
+        print(f"cards laid face down first: {face_down[1]}; asked to be turned over: "
+              f"{face_down[0]}; asked wrongly: {face_down[2]}")
     if args.learn:
         learnt = [r for r in results if r["learnt"]]
         print(f"decks learnt in the first deal: {len(learnt)} of {len(results)}; of the games "

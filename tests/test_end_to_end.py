@@ -399,3 +399,49 @@ def test_a_card_put_down_in_nobodys_zone_is_asked_into_its_zone(place):
         assert said[0].message.startswith(f"7D lies outside every zone, nearest seat "
                                           f"{dealer.number}'s")
     assert str(said[1].card) == "7D"
+
+
+# simplistic's back is read surely; lattmann's, a back the classifier never saw, likeliest as a
+# back but unsurely
+@pytest.mark.parametrize("design,sure", [("simplistic", True), ("lattmann", False)])
+def test_a_card_laid_face_down_is_asked_to_be_turned_over_then_played(design, sure):
+    """The first leader lays their card face down: the referee asks for it to be turned
+    over (where the design's back is read surely; else its card is unclear and may lie face
+    down), records nothing until it is, and takes the card once it lies face up.
+    Rendered by the studio (a clip's camera and light) and read by the real models."""
+    import numpy as np
+
+    from referee import Card
+    from referee.config import RulesConfig
+    from vision.layout import TableLayout
+    from vision.studio.clip import clip_stage
+    from vision.studio.faces import BACK
+    from vision.studio.scene import CardOnTable, Scene
+
+    designs = _test_designs()
+    if isinstance(designs, str):
+        pytest.skip(f"the test designs are not available: {designs}")
+    faces = next(f for f in designs if f.name == design)
+    layout, rules = TableLayout(), RulesConfig()
+    stage = clip_stage(layout, 21, *SIZE)
+    rng = np.random.default_rng(21)
+    trump, lead = Card.parse("7D"), Card.parse("AH")
+    where = layout.zone(rules.order.first_leader).centre
+    shots = [(Scene(), 6),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump),
+                                       layout.zone(rules.order.dealer).centre, 80.0)]), 14),
+             (Scene(), 14),
+             (Scene(cards=[CardOnTable(BACK, faces.face(BACK), where, 10.0)]), 30),
+             (Scene(cards=[CardOnTable(lead, faces.face(lead), where, 10.0)]), 14)]
+
+    result = _session_over(stage, shots, rng, rules)
+    said = [s.announcement for s in result.said]
+    assert [a.kind for a in said][:1] == ["trump"], [a.message for a in said]
+    asked = said[1:]
+    assert len(asked) == 1 and asked[0].seat == rules.order.first_leader, [
+        a.message for a in said]
+    if sure:
+        assert asked[0].kind == "card_face_down", asked[0].message
+    else:
+        assert asked[0].kind == "card_unclear" and asked[0].face_down, asked[0].message
+    assert [(e.seat, e.card) for e in result.landings][-1] == (rules.order.first_leader, "AH")

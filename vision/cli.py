@@ -103,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
                       "zone (the middle of the table, or as often a corner beside their zone), "
                       "then slides it into their zone (default 0); the truth log marks each "
                       "such card")
+    clip.add_argument("--lift", type=share, default=0.0, metavar="P",
+                      help="the chance that a player picks their played card up again, holds "
+                      "it a moment off the table and puts it back where it lay (default 0)")
+    clip.add_argument("--face-down", type=share, default=0.0, metavar="P",
+                      help="the chance that a player lays their card face down in their zone "
+                      "and turns it over a moment later (default 0); the truth log marks each "
+                      "such card")
     _add_render_options(clip)
     clip.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     clip.set_defaults(run=run_studio_clip)

@@ -44,6 +44,11 @@ class Comparison:
     astray_expected: int = 0
     astray_said: int = 0
     astray_wrong: int = 0
+    # cards the truth log lays face down first, those the referee asked to be turned over
+    # while they lay so, and requests made where no card lay face down
+    face_down_expected: int = 0
+    face_down_said: int = 0
+    face_down_wrong: int = 0
     delays: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -73,7 +78,7 @@ class Comparison:
                 and self.tricks_right == self.tricks_expected and self.verdict_right
                 and not self.false_accusations and not self.statements_wrong
                 and self.announcements_matched == self.announcements_expected
-                and not self.astray_wrong)
+                and not self.astray_wrong and not self.face_down_wrong)
 
     def lines(self) -> list[str]:
         delay = (f", delay from rest to announcement: median {statistics.median(self.delays):.0f}"
@@ -94,6 +99,10 @@ class Comparison:
             out.append(f"truth: cards put down in nobody's zone first {self.astray_expected}, "
                        f"asked into their zone {self.astray_said}; asked wrongly "
                        f"{self.astray_wrong}")
+        if self.face_down_expected or self.face_down_wrong:
+            out.append(f"truth: cards laid face down first {self.face_down_expected}, asked "
+                       f"to be turned over {self.face_down_said}; asked wrongly "
+                       f"{self.face_down_wrong}")
         return out + [f"  {p}" for p in self.problems[:10]]
 
 
@@ -210,6 +219,7 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
         result.astray_wrong += unnamed - (len(put) - by_name)
         result.problems.append(f"said wrongly: a card lies astray ({unnamed} times, for "
                                f"{len(put) - by_name} cards not asked about by name)")
+    _count_face_down(truth, said, result)
     verdict = next((r for r in truth if r.get("event") == "verdict"), None)
     if verdict is not None:
         result.verdict_expected = [line for line in verdict.get("lines", [])
@@ -219,6 +229,37 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
         result.verdict_said = over[-1].announcement.message.splitlines()
         result.verdict_kind = over[-1].announcement.kind
     return result
+
+
+def _count_face_down(truth: list[dict[str, Any]], said: list[Said],
+                     result: Comparison) -> None:
+    """Requests to turn a card over (``card_face_down``, or a card unclear said to lie face
+    down, perhaps), against the cards the truth log lays face down: each card is asked about
+    rightly by a request for its seat made from the frame it lay still until the frame its
+    player's card lies face up (``card_rest``); any other request is made wrongly."""
+    laid = []  # (seat, first frame, last frame) of each card laid face down
+    for n, record in enumerate(truth):
+        if record.get("event") == "card_face_down":
+            rest = next((r for r in truth[n + 1:] if r.get("event") == "card_rest"
+                         and r.get("seat") == record["seat"]), None)
+            laid.append((record["seat"], record["frame"],
+                         rest["frame"] if rest else float("inf")))
+    result.face_down_expected = len(laid)
+    asked = set()
+    for item in said:
+        if not (item.announcement.kind == "card_face_down"
+                or getattr(item.announcement, "face_down", False)):
+            continue
+        seat = item.announcement.seat.number
+        match = next((k for k, (s, first, last) in enumerate(laid)
+                      if s == seat and first <= item.frame <= last and k not in asked), None)
+        if match is None:
+            result.face_down_wrong += 1
+            result.problems.append(f"said wrongly (frame {item.frame}): "
+                                   f"{item.announcement.message}")
+        else:
+            asked.add(match)
+    result.face_down_said = len(asked)
 
 
 def referee_clip(clip: Path, truth: Path, detector, classifier,  # noqa: ANN001

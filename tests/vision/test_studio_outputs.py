@@ -194,6 +194,26 @@ def test_a_card_played_may_be_picked_up_and_put_back_where_it_lay():
         assert frames[back] == pytest.approx(frames[rest["frame"]])  # ...and back where it lay
 
 
+def test_a_card_may_be_laid_face_down_and_turned_over_where_it_lies():
+    """``face_down``: some players lay their card face down in their zone and turn it over a
+    moment later where it lies; the truth log says when it lay face down
+    (``card_face_down``). The plays, their order and the announcements stay the game's."""
+    layout = TableLayout()
+    truth, where = _choreographed(game_from_file(SAMPLE_GAMES / "game1.sueca"), face_down=0.25)
+    laid = [r for r in truth if r["event"] == "card_face_down"]
+    assert 4 <= len(laid) <= 20, len(laid)
+    rests = [r for r in truth if r["event"] == "card_rest"]
+    backs = where["back"]
+    for down in laid:
+        rest = next(r for r in rests if r["card"] == down["card"])
+        assert rest["seat"] == down["seat"] and down["frame"] < rest["frame"]
+        # a back lay in the player's zone, where the card lies face up once it rests, and
+        # no back lies there then
+        assert layout.seat_at(*backs[down["frame"]]).number == down["seat"]
+        assert where[down["card"]][rest["frame"]] == pytest.approx(backs[down["frame"]])
+        assert rest["frame"] not in backs
+
+
 def test_a_revoke_clip_announces_the_revoke_once():
     truth, _ = frames_of(game_from_file(SAMPLE_GAMES / "game1c.sueca"))
     revokes = [r for r in truth if r["event"] == "announce" and r["kind"] == "revoke"]
@@ -327,9 +347,9 @@ def test_a_clip_frame_that_shows_the_table_as_before_is_drawn_once_and_alike(tmp
     assert drawn_each == frames and drawn_once < 0.9 * frames
 
 
-def test_studio_clip_passes_its_astray_chance_to_the_renderer(tmp_path, monkeypatch):
-    """``studio clip --astray P`` renders with that chance (the renderer is stood in for:
-    rendering a whole game takes seconds)."""
+def test_studio_clip_passes_its_mishaps_chances_to_the_renderer(tmp_path, monkeypatch):
+    """``studio clip --astray P --lift P --face-down P`` renders with those chances (the
+    renderer is stood in for: rendering a whole game takes seconds)."""
     from vision import cli
     from vision.studio import clip as clip_module
 
@@ -341,9 +361,9 @@ def test_studio_clip_passes_its_astray_chance_to_the_renderer(tmp_path, monkeypa
 
     monkeypatch.setattr(clip_module, "render_clip", render)
     out = str(tmp_path / "c.mp4")
-    assert cli.main(["studio", "clip", "--random", "3", "--astray", "0.25", "--out", out,
-                     "--designs", "tiny", "--quiet"]) == 0
-    assert asked["astray"] == 0.25
+    assert cli.main(["studio", "clip", "--random", "3", "--astray", "0.25", "--lift", "0.1",
+                     "--face-down", "0.2", "--out", out, "--designs", "tiny", "--quiet"]) == 0
+    assert (asked["astray"], asked["lift"], asked["face_down"]) == (0.25, 0.1, 0.2)
     assert cli.main(["studio", "clip", "--random", "3", "--out", out, "--designs", "tiny",
                      "--quiet"]) == 0
-    assert asked["astray"] == 0.0
+    assert (asked["astray"], asked["lift"], asked["face_down"]) == (0.0, 0.0, 0.0)

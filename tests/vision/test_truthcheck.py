@@ -165,3 +165,28 @@ def test_cards_asked_into_their_zone_count_against_those_the_truth_put_in_the_mi
     assert (unnamed.astray_said, unnamed.astray_wrong) == (2, 0)
     twice = compare_with_truth(log, asked + [Said(9, 0.3, CardAstray(None))] * 2, taken)
     assert (twice.astray_said, twice.astray_wrong) == (2, 1)
+
+
+def test_requests_to_turn_a_card_over_count_against_the_cards_the_truth_laid_face_down():
+    """A request counts for a card laid face down when it names the card's seat between the
+    frame the card lay face down and the frame it came to rest face up; a card unclear said
+    to lie face down, perhaps, counts too. Any other request is made wrongly."""
+    from vision.announcements import FaceDown, Said, ShowAgain
+
+    log = truth_log()
+    log.insert(5, {"event": "card_face_down", "frame": 45, "seat": 3, "card": "3C"})
+    log.insert(1, {"event": "card_face_down", "frame": 5, "seat": 2, "card": "2D"})
+    taken = [landing(n) for n in range(len(PLAYS))]
+    right = compare_with_truth(log, [Said(7, 0.2, FaceDown(Seat(2))),
+                                     Said(47, 1.5, ShowAgain(Seat(3), face_down=True)),
+                                     Said(48, 1.6, ShowAgain(Seat(3)))], taken)
+    assert (right.face_down_expected, right.face_down_said, right.face_down_wrong) == (2, 2, 0)
+    assert "asked to be turned over 2; asked wrongly 0" in " ".join(right.lines())
+    assert not [p for p in right.problems if "face down" in p]
+    for wrong in (Said(7, 0.2, FaceDown(Seat(3))),  # another seat
+                  Said(12, 0.4, FaceDown(Seat(2))),  # after seat 2's card rested face up
+                  Said(47, 1.5, ShowAgain(Seat(4), face_down=True))):
+        comparison = compare_with_truth(log, [wrong], taken)
+        assert (comparison.face_down_said, comparison.face_down_wrong) == (0, 1), wrong
+        assert [p for p in comparison.problems if p.startswith("said wrongly (frame")] == [
+            f"said wrongly (frame {wrong.frame}): {wrong.announcement.message}"]

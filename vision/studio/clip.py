@@ -41,7 +41,7 @@ from referee.tricks import Trick
 from ..layout import TableLayout
 from ..progress import Progress
 from .camera import Camera
-from .faces import StudioError
+from .faces import BACK, StudioError
 from .facesets import FaceSet
 from .objects import SKIN_TONES, Hand
 from .randomize import SIDE_ANGLE, random_look
@@ -101,14 +101,16 @@ class Choreographer:
 
     def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
                  rng: np.random.Generator, timing: Timing = Timing(), astray: float = 0.0,
-                 lift: float = 0.0) -> None:
+                 lift: float = 0.0, face_down: float = 0.0) -> None:
         """``astray``: the chance that a player first puts their card down in nobody's zone
         (in the middle of the table, or as often by a corner beside their zone), and moves it
         into their zone a moment later (0: the clips of earlier sessions, frame for frame).
         ``lift``: the chance that a player, their card played, picks it up again, holds it a
-        while off the table and puts it back where it lay (0: never)."""
+        while off the table and puts it back where it lay (0: never). ``face_down``: the chance
+        that a player lays their card face down in their zone, and turns it over a moment later
+        (never a card first put down astray; 0: never)."""
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
-        self.astray, self.lift = astray, lift
+        self.astray, self.lift, self.face_down = astray, lift, face_down
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
         self.resting: list[CardOnTable] = []  # cards lying still on the table
         self.referee = Referee(game.order)
@@ -197,6 +199,32 @@ class Choreographer:
         self.resting.remove(placed)
         return spot, angle
 
+    def _lay_face_down(self, seat: Seat, card: Card) -> Iterator[Frame]:
+        """The player lays ``card`` face down in their zone and lets go (the first frame it
+        lies still says so in the truth log: ``card_face_down``); after a while they reach for
+        it again and turn it over where it lies, the hand over it, and hold it there: the
+        face-up card lies last in ``resting``, as ``_bring`` leaves it."""
+        yield from self._bring(seat, BACK)
+        placed = self.resting[-1]
+        yield Frame(self._scene(), [{"event": "card_face_down", "seat": seat.number,
+                                     "card": str(card)}])
+        yield from self._withdraw(seat, placed)
+        yield from self._still(FACE_DOWN_STILL)
+        yield from self._reach_for(seat, placed, raised=0.0)
+        self.resting.remove(placed)
+        out = np.array(self.layout.outward(seat))
+        face = self.faces.face(card)
+        n = self.timing.carry
+        for k in range(1, n + 1):  # lifted by its far edge, turned, and laid down again
+            t = k / n
+            showing = (BACK, placed.face) if t <= 0.5 else (card, face)
+            turning = CardOnTable(showing[0], showing[1], placed.centre, placed.angle,
+                                  30 * math.sin(math.pi * t))
+            tip = np.array(placed.centre) + out * CARD_GRIP_MM
+            yield Frame(self._scene([turning], [self._hand(seat, tip, 10 + 30 * math.sin(
+                math.pi * t))]), [])
+        self.resting.append(CardOnTable(card, face, placed.centre, placed.angle))
+
     def _reach_for(self, seat: Seat, card: CardOnTable, raised: float) -> Iterator[Frame]:
         """The player's hand comes back over the table to ``card``, held ``raised`` mm higher
         at first than at the end (10 mm above the table)."""
@@ -267,7 +295,10 @@ class Choreographer:
                 start = None
                 if self.astray and self.rng.random() < self.astray:
                     start = yield from self._put_astray(play.seat, play.card)
-                yield from self._bring(play.seat, play.card, start)
+                if start is None and self.face_down and self.rng.random() < self.face_down:
+                    yield from self._lay_face_down(play.seat, play.card)
+                else:
+                    yield from self._bring(play.seat, play.card, start)
                 placed = self.resting[-1]
                 truth = [{"event": "card_rest", "round": rnd, "seat": play.seat.number,
                           "card": str(play.card), "corners_mm": _rounded(placed.corners_mm())}]
@@ -325,6 +356,10 @@ ASTRAY_STILL = 30
 ASTRAY_CORNER = 0.5
 # frames a played card picked up again is held off the table before it is put back
 LIFTED_AWAY = 20
+# frames a card laid face down lies there, the hand gone, before its player turns it over
+# (long enough for the referee to land it and ask for that: about a second at 30 frames a
+# second)
+FACE_DOWN_STILL = 30
 
 
 def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
@@ -384,13 +419,14 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                 layout: TableLayout = TableLayout(), width: int = 1280, height: int = 720,
                 timing: Timing = Timing(), progress: bool = True,
                 log: Callable[[str], None] = print, astray: float = 0.0,
-                lift: float = 0.0) -> int:
+                lift: float = 0.0, face_down: float = 0.0) -> int:
     """Render ``game`` to ``out`` with its truth log; returns the number of frames.
     ``astray``: the chance that a card is first put down in nobody's zone; ``lift``: that a
-    card played is picked up and put back (``Choreographer``)."""
+    card played is picked up and put back; ``face_down``: that a card is laid face down, then
+    turned over (``Choreographer``)."""
     stage = clip_stage(layout, seed, width, height)
     rng = np.random.default_rng([seed, 7])
-    director = Choreographer(game, faces, layout, rng, timing, astray, lift)
+    director = Choreographer(game, faces, layout, rng, timing, astray, lift, face_down)
     expected = _expected_frames(game, timing)
     frame_no = 0
     with VideoOut(out, (width, height)) as video, truth_path.open("w") as truth, \
