@@ -202,8 +202,8 @@ class Choreographer:
     def _lay_face_down(self, seat: Seat, card: Card) -> Iterator[Frame]:
         """The player lays ``card`` face down in their zone and lets go (the first frame it
         lies still says so in the truth log: ``card_face_down``); after a while they reach for
-        it again and turn it over where it lies, the hand over it, and hold it there: the
-        face-up card lies last in ``resting``, as ``_bring`` leaves it."""
+        it again and turn it over where it lies, the hand over it: the face-up card then lies
+        last in ``resting``, as ``_bring`` leaves it."""
         yield from self._bring(seat, BACK)
         placed = self.resting[-1]
         yield Frame(self._scene(), [{"event": "card_face_down", "seat": seat.number,
@@ -215,7 +215,7 @@ class Choreographer:
         out = np.array(self.layout.outward(seat))
         face = self.faces.face(card)
         n = self.timing.carry
-        for k in range(1, n + 1):  # lifted by its far edge, turned, and laid down again
+        for k in range(1, n + 1):  # lifted a little, turned, and laid down again
             t = k / n
             showing = (BACK, placed.face) if t <= 0.5 else (card, face)
             turning = CardOnTable(showing[0], showing[1], placed.centre, placed.angle,
