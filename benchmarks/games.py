@@ -41,7 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.options import at_least, model_folder, picture_size, share  # noqa: E402
+from vision.options import (add_mishap_options, at_least, model_folder,  # noqa: E402
+                            picture_size)
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
@@ -115,18 +116,8 @@ def main() -> None:
     parser.add_argument("--size", type=picture_size, default=(960, 540), metavar="WxH",
                         help="the clips' size (default: 960x540)")
     parser.add_argument("--brisk", action="store_true", help="few frames per movement")
-    parser.add_argument("--astray", type=share, default=0.0, metavar="P",
-                        help="the chance that a player first puts their card down in "
-                        "nobody's zone (the middle of the table, or by a corner), then moves it "
-                        "into their zone (default: 0; "
-                        "clips rendered with it differ: keep them in a folder of their own)")
-    parser.add_argument("--lift", type=share, default=0.0, metavar="P",
-                        help="the chance that a player picks their played card up again and "
-                        "puts it back (default: 0; keep such clips in a folder of their own)")
-    parser.add_argument("--face-down", type=share, default=0.0, metavar="P",
-                        help="the chance that a player lays their card face down in their zone, "
-                        "then turns it over (default: 0; keep such clips in a folder of their "
-                        "own)")
+    add_mishap_options(parser, "; clips rendered with it differ: keep them in a folder of "
+                       "their own")
     parser.add_argument("--workers", type=at_least(1), default=2,
                         help="games rendered and refereed at once (default: 2)")
     parser.add_argument("--keep", help="keep the clips and truth logs in this folder (clips "

@@ -18,7 +18,7 @@ from vision.commands.check import run_check
 from vision.commands.studio import (run_studio_clip, run_studio_deck, run_studio_faces,
                                     run_studio_images, run_studio_sheet)
 from vision.commands.table import run_calibrate, run_deck, run_markers
-from vision.options import at_least, picture_size, share
+from vision.options import add_mishap_options, at_least, picture_size, share
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,18 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="truth log to write (default: next to the video, .jsonl)")
     clip.add_argument("--seed", type=int, default=1,
                       help="seed for camera, table, light and movements (default 1)")
-    clip.add_argument("--astray", type=share, default=0.0, metavar="P",
-                      help="the chance that a player first puts their card down in nobody's "
-                      "zone (the middle of the table, or as often a corner beside their zone), "
-                      "then slides it into their zone (default 0); the truth log marks each "
-                      "such card")
-    clip.add_argument("--lift", type=share, default=0.0, metavar="P",
-                      help="the chance that a player picks their played card up again, holds "
-                      "it a moment off the table and puts it back where it lay (default 0)")
-    clip.add_argument("--face-down", type=share, default=0.0, metavar="P",
-                      help="the chance that a player lays their card face down in their zone "
-                      "and turns it over a moment later (default 0); the truth log marks each "
-                      "such card")
+    add_mishap_options(clip, "; the truth log marks each such card")
     _add_render_options(clip)
     clip.add_argument("--config", metavar="FILE", help="config file (default: config.yaml)")
     clip.set_defaults(run=run_studio_clip)

@@ -112,6 +112,9 @@ ASKED_NEAR_MM = 20.0
 # more likely picked up: ``_Lifted.quiet``), is said this many seconds late, unless the card
 # comes back first (then it is not said at all) or the chance of its coming back ends
 HELD_BACK_S = 5.0
+# what a deal whose trump is in doubt says at once, under whichever card it may be: a player
+# asked to show a card again, or to turn one over (``TableReferee._reconcile``)
+_ASKED_AT_ONCE = (ShowAgain, FaceDown)
 
 
 @dataclass(frozen=True)
@@ -654,10 +657,9 @@ class TableReferee:
         trump may be none). At the end of the deal, with the trump still in doubt, the verdict
         is whatever they all agree on (``_trump_never_settled``)."""
         first = self._candidates[0]
-        now = [a for a in first.held if isinstance(a, (ShowAgain, FaceDown))]
+        now = [a for a in first.held if isinstance(a, _ASKED_AT_ONCE)]
         for candidate in self._candidates:
-            candidate.held = [a for a in candidate.held
-                              if not isinstance(a, (ShowAgain, FaceDown))]
+            candidate.held = [a for a in candidate.held if not isinstance(a, _ASKED_AT_ONCE)]
         played = {c: self._played_elsewhere(c) for c in self._candidates}
         left = [c for c in self._candidates if played[c] is None] or self._candidates
         clean = [c for c in left if c.trouble is None]

@@ -44,6 +44,22 @@ def share(text: str) -> float:
     return float(text)
 
 
+def add_mishap_options(parser: argparse.ArgumentParser, after: str) -> None:
+    """The chances of the studio's players' mishaps (``vision.studio.clip.Choreographer``),
+    for ``studio clip`` and the games benchmark alike; ``after`` ends each help text."""
+    parser.add_argument("--astray", type=share, default=0.0, metavar="P",
+                        help="the chance that a player first puts their card down in nobody's "
+                        "zone (the middle of the table, or as often a corner beside their "
+                        f"zone), then slides it into their zone (default 0{after})")
+    parser.add_argument("--lift", type=share, default=0.0, metavar="P",
+                        help="the chance that a player picks their played card up again, "
+                        "holds it a moment off the table and puts it back where it lay "
+                        f"(default 0{after})")
+    parser.add_argument("--face-down", type=share, default=0.0, metavar="P",
+                        help="the chance that a player lays their card face down in their "
+                        f"zone and turns it over a moment later (default 0{after})")
+
+
 def picture_size(text: str) -> tuple[int, int]:
     """A picture size written WIDTHxHEIGHT, from 64x64 to 7680x4320."""
     try:
