@@ -58,6 +58,10 @@ def add_mishap_options(parser: argparse.ArgumentParser, after: str) -> None:
     parser.add_argument("--face-down", type=share, default=0.0, metavar="P",
                         help="the chance that a player lays their card face down in their "
                         f"zone and turns it over a moment later (default 0{after})")
+    parser.add_argument("--nudge", type=share, default=0.0, metavar="P",
+                        help="the chance that, a card played, somebody knocks the camera's "
+                        "stand: the picture slides and turns a little and stays so (default "
+                        f"0{after})")
 
 
 def picture_size(text: str) -> tuple[int, int]:

@@ -15,13 +15,17 @@ import pytest
 
 from referee.gamefile import parse_game, read_game_text
 from referee.judge import judge_game
-from referee.seats import TableOrder
+from referee.seats import Seat, TableOrder
 from tests.helpers import SAMPLE_GAMES, console_script, run_command, score_in_process
 from vision.detect import SEAT_REACH_MM
 from vision.layout import TableLayout
 from vision.studio.clip import (
+    NUDGE_FRAMES,
+    NUDGE_MM,
+    NUDGE_TURN_DEG,
     Choreographer,
     Timing,
+    clip_stage,
     game_from_file,
     game_from_seed,
     read_truth,
@@ -29,6 +33,7 @@ from vision.studio.clip import (
 )
 from vision.studio.facesets import TinyFaces
 from vision.studio.images import HEADER, ImageSetSettings, write_image_set
+from vision.table import from_markers
 
 SMALL = dict(designs="tiny", width=320, height=180)
 
@@ -214,6 +219,96 @@ def test_a_card_may_be_laid_face_down_and_turned_over_where_it_lies():
         assert rest["frame"] not in backs
 
 
+def test_a_knocked_camera_sees_the_table_moved_and_turned_with_it():
+    """``Camera.moved``: a point of the table moved and turned with the camera is seen where
+    the point was before, and nothing else changes (height, tilt, lens)."""
+    layout = TableLayout()
+    camera = clip_stage(layout, seed=4, width=640, height=360).camera
+    pivot = layout.centre
+    points = np.array([(100.0, 120.0), (400.0, 380.0), (650.0, 90.0)])
+    assert np.allclose(camera.moved((0.0, 0.0), 0.0, pivot).project(points),
+                       camera.project(points))
+    a = np.radians(1.5)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    carried = (points - pivot) @ turn.T + pivot + (12.0, -7.0)
+    knocked = camera.moved((12.0, -7.0), 1.5, pivot)
+    assert np.allclose(knocked.project(carried), camera.project(points), atol=1e-6)
+    assert not np.allclose(knocked.project(points), camera.project(points), atol=2.0)
+    assert knocked.centre[2] == pytest.approx(camera.centre[2])
+
+
+def test_the_camera_may_be_knocked_and_stays_where_it_comes_to_rest():
+    """``nudge``: after some plays the camera's stand is knocked; the picture moves over a few
+    frames to where the camera comes to rest, between 8 and 25 mm from where it first stood,
+    and stays there until the next knock. The truth log says where (``camera_nudged``). The
+    plays, their order and the announcements stay the game's; the clip is the clip not
+    knocked, but for the knocks' frames (the knocks have random numbers of their own); and
+    with no knocks it is the clip rendered before knocks were added, frame for frame."""
+    game = game_from_file(SAMPLE_GAMES / "game1.sueca")
+    truth, _ = _choreographed(game, nudge=0.25)
+    knocks = [r for r in truth if r["event"] == "camera_nudged"]
+    assert 4 <= len(knocks) <= 20, len(knocks)
+    director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
+                             nudge=0.25)
+    seen = [director.bump for _ in director.frames()]
+    assert seen[0] == (0.0, 0.0, 0.0)
+    moves = [n for n in range(1, len(seen)) if seen[n] != seen[n - 1]]
+    ends = [k["frame"] for k in knocks]
+    assert set(ends) <= set(moves) and len(moves) == NUDGE_FRAMES * len(knocks)
+    for knock in knocks:  # where it says, and still till the next knock moves it
+        at = seen[knock["frame"]]
+        assert knock["shift_mm"] == pytest.approx(at[:2], abs=0.06)
+        assert knock["turn_deg"] == pytest.approx(at[2], abs=0.006)
+        assert NUDGE_MM[0] - 0.1 <= np.hypot(*at[:2]) <= NUDGE_MM[1] + 0.1
+        assert abs(at[2]) <= NUDGE_TURN_DEG
+        after = [n for n in moves if n > knock["frame"]]
+        assert all(seen[n] == at for n in range(knock["frame"], after[0] if after else len(seen)))
+    def shown(**chances) -> list[tuple]:
+        director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
+                                 lift=0.25, **chances)
+        return [(tuple((str(c.card), c.centre, c.angle, c.lift) for c in f.scene.cards),
+                 tuple(h.tip for h in f.scene.hands), director.bump) for f in director.frames()]
+
+    plain, knocked = shown(), shown(nudge=0.25)
+    assert shown(nudge=0.0) == plain
+    # knocked, it is the same clip, card for card and hand for hand, with the knocks' frames
+    # put in
+    moving = {n for n in range(1, len(knocked)) if knocked[n][2] != knocked[n - 1][2]}
+    assert len(moving) >= 4 * NUDGE_FRAMES and len(knocked) == len(plain) + len(moving)
+    assert [f[:2] for n, f in enumerate(knocked) if n not in moving] == [f[:2] for f in plain]
+
+
+def test_a_clip_seen_from_a_knocked_camera_shows_the_table_where_it_moved(tmp_path):
+    """The rendered clip is drawn from the knocked camera from the knock on: its markers
+    are found where that camera sees them, and a card's corners in the truth log are where
+    the camera of that moment sees it."""
+    game = game_from_file(SAMPLE_GAMES / "game2.sueca")
+    fast = Timing(carry=3, withdraw=2, between=1, trump_shown=3, before_sweep=2, gather=2,
+                  pull=2, tail=2)
+    out, truth_path = tmp_path / "k.mp4", tmp_path / "k.jsonl"
+    layout = TableLayout()
+    render_clip(game, TinyFaces(1), out, truth_path, seed=5, width=960, height=540,
+                timing=fast, progress=False, nudge=0.2)
+    truth = read_truth(truth_path)
+    knocks = [r for r in truth if r["event"] == "camera_nudged"]
+    assert knocks
+    first = clip_stage(layout, 5, 960, 540).camera
+    last = knocks[-1]
+    knocked = first.moved(tuple(last["shift_mm"]), last["turn_deg"], layout.centre)
+    capture = cv2.VideoCapture(str(out))
+    capture.set(cv2.CAP_PROP_POS_FRAMES, truth[-1]["frames"] - 1)
+    ok, picture = capture.read()
+    capture.release()
+    assert ok
+    found = from_markers(picture, layout, Seat(2))
+    corners = np.array([(0.0, 0.0), (layout.area_mm, 0.0), (layout.area_mm, layout.area_mm)])
+    assert np.abs(found.to_image(corners) - knocked.project(corners)).max() < 3.0
+    assert np.abs(found.to_image(corners) - first.project(corners)).max() > 5.0
+    rest = next(r for r in truth if r["event"] == "card_rest" and r["frame"] > last["frame"])
+    assert np.allclose(rest["corners"], knocked.project(np.array(rest["corners_mm"])),
+                       atol=0.06)
+
+
 def test_a_revoke_clip_announces_the_revoke_once():
     truth, _ = frames_of(game_from_file(SAMPLE_GAMES / "game1c.sueca"))
     revokes = [r for r in truth if r["event"] == "announce" and r["kind"] == "revoke"]
@@ -348,7 +443,7 @@ def test_a_clip_frame_that_shows_the_table_as_before_is_drawn_once_and_alike(tmp
 
 
 def test_studio_clip_passes_its_mishaps_chances_to_the_renderer(tmp_path, monkeypatch):
-    """``studio clip --astray P --lift P --face-down P`` renders with those chances (the
+    """``studio clip --astray P --lift P --face-down P --nudge P`` renders with those chances (the
     renderer is stood in for: rendering a whole game takes seconds)."""
     from vision import cli
     from vision.studio import clip as clip_module
@@ -362,8 +457,11 @@ def test_studio_clip_passes_its_mishaps_chances_to_the_renderer(tmp_path, monkey
     monkeypatch.setattr(clip_module, "render_clip", render)
     out = str(tmp_path / "c.mp4")
     assert cli.main(["studio", "clip", "--random", "3", "--astray", "0.25", "--lift", "0.1",
-                     "--face-down", "0.2", "--out", out, "--designs", "tiny", "--quiet"]) == 0
-    assert (asked["astray"], asked["lift"], asked["face_down"]) == (0.25, 0.1, 0.2)
+                     "--face-down", "0.2", "--nudge", "0.05", "--out", out, "--designs",
+                     "tiny", "--quiet"]) == 0
+    assert (asked["astray"], asked["lift"], asked["face_down"], asked["nudge"]) == (
+        0.25, 0.1, 0.2, 0.05)
     assert cli.main(["studio", "clip", "--random", "3", "--out", out, "--designs", "tiny",
                      "--quiet"]) == 0
-    assert (asked["astray"], asked["lift"], asked["face_down"]) == (0.0, 0.0, 0.0)
+    assert (asked["astray"], asked["lift"], asked["face_down"], asked["nudge"]) == (
+        0.0, 0.0, 0.0, 0.0)

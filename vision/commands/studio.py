@@ -98,7 +98,8 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
         faces = designs[int(np.random.default_rng([ns.seed, 5]).integers(len(designs)))]
         frames = render_clip(game, faces, out, truth, ns.seed, layout, ns.size[0], ns.size[1],
                              progress=not ns.quiet, log=lambda m: print(m, file=sys.stderr),
-                             astray=ns.astray, lift=ns.lift, face_down=ns.face_down)
+                             astray=ns.astray, lift=ns.lift, face_down=ns.face_down,
+                             nudge=ns.nudge)
     except StudioError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1

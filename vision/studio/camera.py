@@ -70,6 +70,20 @@ class Camera:
                             target - distance * forward, self.k1, self.k2)
         return camera
 
+    def moved(self, shift_mm: tuple[float, float], turn_deg: float,
+              pivot: tuple[float, float]) -> Camera:
+        """The same camera knocked on its stand: turned ``turn_deg`` about the vertical line
+        through ``pivot`` (table mm) and moved ``shift_mm`` along the table, its height, tilt
+        and lens unchanged."""
+        a = math.radians(turn_deg)
+        turn = np.array([[math.cos(a), -math.sin(a), 0.0], [math.sin(a), math.cos(a), 0.0],
+                         [0.0, 0.0, 1.0]])
+        about = np.array([pivot[0], pivot[1], 0.0])
+        centre = about + turn @ (self.centre - about) + [shift_mm[0], shift_mm[1], 0.0]
+        # a point of the table turned with the camera is seen where the point was before
+        return Camera(self.width, self.height, self.focal_px, self.rotation @ turn.T, centre,
+                      self.k1, self.k2)
+
     @property
     def matrix(self) -> np.ndarray:
         return np.array([[self.focal_px, 0, self.width / 2], [0, self.focal_px, self.height / 2],

@@ -5,7 +5,7 @@ dealer's zone, leaves it there for a second and takes it back. Then every card o
 carried in by its player's hand from that player's side, comes to rest in the player's zone, and
 the hand goes away; after the fourth card the trick's winner reaches in, gathers the four cards
 and pulls them off the table. The camera, table and light stay put (a ``Stage``); only the
-``Scene`` changes from frame to frame.
+``Scene`` changes from frame to frame (but for a camera knocked on its stand: ``nudge``).
 
 Next to the video, a truth log (JSONL, one object a line) says what happened and when:
 
@@ -15,6 +15,9 @@ Next to the video, a truth log (JSONL, one object a line) says what happened and
 - ``announce``: what the rules engine says after that card (trump, cut, trick won, cheating);
 - ``card_lifted`` (with ``lift``): the frame a played card, picked up again, has left the table
   (it is put back where it lay);
+- ``camera_nudged`` (with ``nudge``): the frame a knocked camera has come to rest at its new
+  place, with how far it moved along the table (``shift_mm``, from where it first stood) and
+  how far it turned (``turn_deg``);
 - ``trick_cleared``: the frame the swept trick has left the table, with winner and points;
 - ``verdict``: the final score and verdict, as ``sueca-scorer`` gives them for the game;
 - ``end``: the number of frames.
@@ -25,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -101,16 +104,25 @@ class Choreographer:
 
     def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
                  rng: np.random.Generator, timing: Timing = Timing(), astray: float = 0.0,
-                 lift: float = 0.0, face_down: float = 0.0) -> None:
+                 lift: float = 0.0, face_down: float = 0.0, nudge: float = 0.0) -> None:
         """``astray``: the chance that a player first puts their card down in nobody's zone
         (in the middle of the table, or as often by a corner beside their zone), and moves it
         into their zone a moment later (0: the clips of earlier sessions, frame for frame).
         ``lift``: the chance that a player, their card played, picks it up again, holds it a
         while off the table and puts it back where it lay (0: never). ``face_down``: the chance
         that a player lays their card face down in their zone, and turns it over a moment later
-        (never a card first put down astray; 0: never)."""
+        (never a card first put down astray; 0: never). ``nudge``: the chance that, a card
+        played, somebody knocks the camera's stand, which comes to rest a little way off and
+        turned a little (0: never); the frames are then seen from ``bump``."""
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
-        self.astray, self.lift, self.face_down = astray, lift, face_down
+        self.astray, self.lift, self.face_down, self.nudge = astray, lift, face_down, nudge
+        # where the camera is, as each frame is yielded: moved (x, y mm along the table) and
+        # turned (degrees) from where it first stood
+        self.bump = (0.0, 0.0, 0.0)
+        # the knocks are drawn apart from the rest (a stream spawned from ``rng``, which
+        # leaves ``rng`` as it was), so a clip knocked is the clip not knocked, card for card
+        # and hand for hand, seen from a camera knocked about
+        self.knocks = rng.spawn(1)[0] if nudge else None
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
         self.resting: list[CardOnTable] = []  # cards lying still on the table
         self.referee = Referee(game.order)
@@ -271,6 +283,24 @@ class Choreographer:
             tip = tip0 + out * 380 * _ease_in(k / n)
             yield Frame(self._scene([], [self._hand(seat, tip, 10 + 30 * k / n)]), [])
 
+    def _knock_camera(self) -> Iterator[Frame]:
+        """Somebody knocks the camera's stand: over ``NUDGE_FRAMES`` frames the picture slides
+        and turns to where the camera comes to rest, ``NUDGE_MM`` from where it first stood
+        (not from where it was: a stand knocked about stays near its place) and turned up to
+        ``NUDGE_TURN_DEG``. The last frame says so in the truth log (``camera_nudged``)."""
+        heading = self.knocks.uniform(0, 2 * math.pi)
+        far = self.knocks.uniform(*NUDGE_MM)
+        end = np.array([far * math.cos(heading), far * math.sin(heading),
+                        self.knocks.uniform(-NUDGE_TURN_DEG, NUDGE_TURN_DEG)])
+        start = np.array(self.bump)
+        for k in range(1, NUDGE_FRAMES + 1):
+            self.bump = tuple(float(v) for v in start + (end - start) * _ease_out(k / NUDGE_FRAMES))
+            truth = [] if k < NUDGE_FRAMES else [{
+                "event": "camera_nudged", "shift_mm": [round(self.bump[0], 1),
+                                                       round(self.bump[1], 1)],
+                "turn_deg": round(self.bump[2], 2)}]
+            yield Frame(self._scene(), truth)
+
     def _still(self, n: int) -> Iterator[Frame]:
         for _ in range(n):
             yield Frame(self._scene(), [])
@@ -307,6 +337,8 @@ class Choreographer:
                 yield from self._withdraw(play.seat, placed)
                 if self.lift and self.rng.random() < self.lift:
                     yield from self._pick_up_and_put_back(play.seat, placed)
+                if self.nudge and self.knocks.random() < self.nudge:
+                    yield from self._knock_camera()
                 yield from self._still(timing.between)
             yield from self._still(timing.before_sweep)
             yield from self._sweep(rnd, trick)
@@ -360,6 +392,11 @@ LIFTED_AWAY = 20
 # (long enough for the referee to land it and ask for that: about a second at 30 frames a
 # second)
 FACE_DOWN_STILL = 30
+# a knocked camera: the frames it takes to come to rest, how far from where it first stood it
+# comes to rest (mm along the table, least and most) and how far it turns at most (degrees)
+NUDGE_FRAMES = 4
+NUDGE_MM = (8.0, 25.0)
+NUDGE_TURN_DEG = 2.0
 
 
 def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
@@ -419,14 +456,15 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                 layout: TableLayout = TableLayout(), width: int = 1280, height: int = 720,
                 timing: Timing = Timing(), progress: bool = True,
                 log: Callable[[str], None] = print, astray: float = 0.0,
-                lift: float = 0.0, face_down: float = 0.0) -> int:
+                lift: float = 0.0, face_down: float = 0.0, nudge: float = 0.0) -> int:
     """Render ``game`` to ``out`` with its truth log; returns the number of frames.
     ``astray``: the chance that a card is first put down in nobody's zone; ``lift``: that a
     card played is picked up and put back; ``face_down``: that a card is laid face down, then
-    turned over (``Choreographer``)."""
-    stage = clip_stage(layout, seed, width, height)
+    turned over; ``nudge``: that the camera is knocked after a card is played
+    (``Choreographer``)."""
+    first = stage = clip_stage(layout, seed, width, height)
     rng = np.random.default_rng([seed, 7])
-    director = Choreographer(game, faces, layout, rng, timing, astray, lift, face_down)
+    director = Choreographer(game, faces, layout, rng, timing, astray, lift, face_down, nudge)
     expected = _expected_frames(game, timing)
     frame_no = 0
     with VideoOut(out, (width, height)) as video, truth_path.open("w") as truth, \
@@ -437,9 +475,14 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                      "camera": stage.camera.to_dict(), "dealer": game.order.dealer.number,
                      "first_leader": game.order.first_leader.number,
                      "direction": game.order.direction.value, "trump": str(game.trump)})
-        drawn, picture = None, None
+        drawn, picture, seen_from = None, None, director.bump
         for frame in director.frames():
+            if director.bump != seen_from:  # the camera was knocked
+                seen_from = director.bump
+                stage = _knocked(first, seen_from)
             key = still_key(frame.scene) if stage.steady_noise else None
+            if key is not None:
+                key = (director.bump, key)
             if key is None or key != drawn:  # else the table is as in the frame before
                 picture, _ = render(stage, frame.scene, rng, labelled=False)
             drawn = key
@@ -456,6 +499,14 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                      "fault": game.fault, "lines": game.verdict})
         _log(truth, {"event": "end", "frames": frame_no})
     return frame_no
+
+
+def _knocked(first: Stage, bump: tuple[float, float, float]) -> Stage:
+    """The stage seen from a camera moved and turned by ``bump`` from ``first``'s place: the
+    table drawn again, the light and the sensor's noise as they were (they belong to the
+    picture)."""
+    camera = first.camera.moved((bump[0], bump[1]), bump[2], first.layout.centre)
+    return replace(first, camera=camera, _backdrop=None)
 
 
 def still_key(scene: Scene) -> tuple | None:
