@@ -282,9 +282,10 @@ def test_a_deck_learnt_in_one_deal_reads_the_next_whole(folder, teacher, seed):
     assert comparison.all_right, comparison.lines()
 
 
-def _session_over(stage, shots, rng, rules):  # noqa: ANN001, ANN202
+def _session_over(stage, shots, rng, rules, keeper=None):  # noqa: ANN001, ANN202
     """A session (the real models) over the studio's pictures of ``shots`` (scene, how many
-    frames it lasts), 30 frames a second."""
+    frames it lasts, and optionally the stage it is seen on instead of ``stage``), 30 frames
+    a second."""
     from vision.game import TableReferee
     from vision.session import run_session
     from vision.sources import Frame
@@ -294,15 +295,63 @@ def _session_over(stage, shots, rng, rules):  # noqa: ANN001, ANN202
 
     def frames():
         index = 0
-        for scene, count in shots:
-            picture, _ = render(stage, scene, rng, labelled=False)
+        for scene, count, *seen_on in shots:
+            picture, _ = render(seen_on[0] if seen_on else stage, scene, rng, labelled=False)
             for _ in range(count):
                 yield Frame(picture, index, index / 30)
                 index += 1
 
     detector, classifier = _stages()
-    return run_session(frames(), detector, classifier, CalibrationKeeper(), Tracker(),
-                       TableReferee(rules), [])
+    return run_session(frames(), detector, classifier, keeper or CalibrationKeeper(),
+                       Tracker(), TableReferee(rules), [])
+
+
+def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
+    """The camera's stand is knocked (15 mm, 1.5 degrees) while the lead lies: the table is
+    found again on the first still frame, long before the next recheck is due (3 s), the
+    lead is not played again, and the next card played, a second later, lands in its seat.
+    Rendered by the studio (simplistic, a clip's camera and light) and refereed by the real
+    detector and classifier."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from referee import Card
+    from referee.config import RulesConfig
+    from vision.layout import TableLayout
+    from vision.studio.clip import clip_stage
+    from vision.studio.scene import CardOnTable, Scene
+    from vision.table import CalibrationKeeper
+
+    designs = _test_designs()
+    if isinstance(designs, str):
+        pytest.skip(f"the test designs are not available: {designs}")
+    faces = next(f for f in designs if f.name == "simplistic")
+    layout, rules = TableLayout(), RulesConfig()
+    stage = clip_stage(layout, 21, *SIZE)
+    knocked = replace(stage, camera=stage.camera.moved((12.0, -9.0), 1.5, layout.centre),
+                      _backdrop=None)
+    rng = np.random.default_rng(21)
+    trump, lead, second = Card.parse("7D"), Card.parse("AH"), Card.parse("3H")
+    leader = rules.order.first_leader
+    follower = rules.order.next_seat(leader)
+    led = CardOnTable(lead, faces.face(lead), layout.zone(leader).centre, 10.0)
+    followed = CardOnTable(second, faces.face(second), layout.zone(follower).centre, 100.0)
+    shots = [(Scene(), 6),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump),
+                                       layout.zone(rules.order.dealer).centre, 80.0)]), 14),
+             (Scene(), 14),
+             (Scene(cards=[led]), 62),  # until 3.2 s, past the recheck at 3 s
+             (Scene(cards=[led]), 30, knocked),
+             (Scene(cards=[led, followed]), 20, knocked)]  # ends at 4.4 s, before 6 s
+
+    keeper = CalibrationKeeper(layout=layout, dealer=rules.order.dealer)
+    result = _session_over(stage, shots, rng, rules, keeper)
+    assert keeper.moves == 1
+    assert [(e.seat, e.card) for e in result.landings] == [
+        (rules.order.dealer, "7D"), (leader, "AH"), (follower, "3H")], result.landings
+    said = [s.announcement for s in result.said]
+    assert [a.kind for a in said] == ["trump"], [a.message for a in said]
 
 
 @pytest.mark.parametrize("after_s", [1.0, 7.0], ids=["frames end first", "time runs out"])

@@ -170,22 +170,79 @@ def test_calibrate_and_markers_commands(tmp_path):
         assert "Traceback" not in result.stderr
 
 
-def test_a_nudged_camera_is_followed_at_the_next_recheck():
+def test_a_nudged_camera_is_followed_at_the_next_recheck(monkeypatch):
+    """The markers are looked for again every ``recheck_s`` seconds, whatever the picture
+    around them shows (here a change there is not made to count)."""
+    import vision.table
     from vision.table import CalibrationKeeper
 
+    monkeypatch.setattr(vision.table, "MARKER_CHANGE", 1000.0)
     cam_a, first = table_picture(30, 8)
     cam_b, nudged = table_picture(34, 15)
     _, bare = table_picture(markers=False)
     keeper = CalibrationKeeper(layout=LAYOUT, recheck_s=2.0)
     assert keeper.update(bare, 0.0) is None  # no table yet
     assert keeper.update(first, 0.1) is not None
-    probe = np.array([(250.0, 250.0)])
+    probe = np.array([(100.0, 400.0), (420.0, 90.0)])
     before = keeper.update(nudged, 1.0)  # not yet time to look again
     assert np.abs(before.to_table(cam_a.project(probe)) - probe).max() < 2
     after = keeper.update(nudged, 2.2)
     assert np.abs(after.to_table(cam_b.project(probe)) - probe).max() < 2
     assert keeper.moves == 1
     assert keeper.update(bare, 5.0) is after  # markers hidden: keep what we had
+
+
+def _counting_looks(keeper) -> list[int]:
+    looks = [0]
+    look = keeper._look_again
+
+    def counted(frame):  # noqa: ANN001, ANN202
+        looks[0] += 1
+        return look(frame)
+
+    keeper._look_again = counted
+    return looks
+
+
+def test_a_knocked_camera_is_followed_at_once_and_a_hand_over_a_marker_is_not_a_knock():
+    """The picture around the markers changed and is still (the camera knocked on its stand,
+    come to rest): the markers are looked for at once, not at the next recheck. A change on
+    one frame only (the light dipping) is not looked at, nor is one marker covered; two
+    covered are looked at once, and not again while they stay covered."""
+    from vision.table import CalibrationKeeper
+
+    cam, first = table_picture(30, 8)
+    knocked_cam = cam.moved((15.0, -10.0), 1.5, LAYOUT.centre)
+    knocked, _ = render(Stage(knocked_cam, LAYOUT, "green felt", True, PLAIN, seed=2), Scene(),
+                        np.random.default_rng(1))
+    keeper = CalibrationKeeper(layout=LAYOUT, recheck_s=10.0)
+    looks = _counting_looks(keeper)
+    start = keeper.update(first, 0.0)
+    assert keeper.update((first * 0.6).astype(np.uint8), 0.1) is start  # one dark frame
+    assert keeper.update(first, 0.2) is start and looks == [1]
+    assert keeper.update(knocked, 0.4) is start  # moving, as far as can be told
+    probe = np.array([(100.0, 400.0), (420.0, 90.0), (250.0, 460.0)])
+    after = keeper.update(knocked, 0.5)  # come to rest: long before the recheck
+    assert np.abs(after.to_table(knocked_cam.project(probe)) - probe).max() < 2
+    assert keeper.moves == 1 and looks == [2]
+    assert keeper.update(knocked, 0.6) is after and looks == [2]  # nothing changed since
+
+    def covered(picture, *ids):  # noqa: ANN001, ANN002, ANN202
+        out = picture.copy()
+        for i in ids:
+            corners = after.to_image(np.array(LAYOUT.marker_squares()[i])).astype(np.int32)
+            cv2.fillConvexPoly(out, cv2.convexHull(corners), (120, 150, 200))
+        return out
+
+    one = covered(knocked, 0)
+    for t in (0.7, 0.8):
+        assert keeper.update(one, t) is after and looks == [2]
+    both = covered(knocked, 0, 2)
+    assert keeper.update(both, 0.9) is after and looks == [2]
+    assert keeper.update(both, 1.0) is after and looks == [3]  # too few markers: kept
+    assert keeper.update(both, 1.1) is after and looks == [3]
+    keeper.update(knocked, 1.2)
+    assert keeper.update(knocked, 1.3) is after and looks == [4]  # the hand went away
 
 
 def test_the_quick_look_finds_the_markers_where_they_were_and_only_there():

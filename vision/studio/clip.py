@@ -294,7 +294,8 @@ class Choreographer:
                         self.knocks.uniform(-NUDGE_TURN_DEG, NUDGE_TURN_DEG)])
         start = np.array(self.bump)
         for k in range(1, NUDGE_FRAMES + 1):
-            self.bump = tuple(float(v) for v in start + (end - start) * _ease_out(k / NUDGE_FRAMES))
+            at = start + (end - start) * _ease_out(k / NUDGE_FRAMES)
+            self.bump = (float(at[0]), float(at[1]), float(at[2]))
             truth = [] if k < NUDGE_FRAMES else [{
                 "event": "camera_nudged", "shift_mm": [round(self.bump[0], 1),
                                                        round(self.bump[1], 1)],
