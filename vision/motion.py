@@ -65,6 +65,10 @@ from .table import Calibration
 # the smaller square).
 MIDDLE_SHARE = 0.06
 MIDDLE_SETTLE = 3
+# what the empty table looked like where a new view of the table shows what the old one did
+# not see, or saw too coarsely to tell (``ChangeGate._carried``): such pixels are not judged
+UNSEEN = -4096
+MOST_UNSEEN = 0.1  # of a zone's pixels, or the empty table is forgotten instead
 
 
 @dataclass(slots=True)
@@ -194,6 +198,7 @@ class ChangeGate:
         s, m = self.step, self.margin_mm
         x0, y0, x1, y1 = table_box(calibration, width, height, SEATS, m)
         x0, y0 = x0 - x0 % s, y0 - y0 % s
+        old = (self.calibration, self.box, self.empty_thumb) if shape == self.shape else None
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
         thumb_shape = preview(np.zeros((y1 - y0, x1 - x0), np.uint8), s).shape
         self.masks, self.inner, self.empty_thumb = {}, {}, None
@@ -203,6 +208,8 @@ class ChangeGate:
                            (zone.x1 + d, zone.y1 + d), (zone.x0 - d, zone.y1 + d)]
                 masks[zone.seat] = self._region(self._table_mask(calibration, corners,
                                                                  thumb_shape))
+        if old is not None and old[0] is not None and old[2] is not None:
+            self.empty_thumb = self._carried(*old, calibration, thumb_shape)
         # (the table outside the zones moves by as few changed pixels as a zone does; it holds
         # something by more: ``MIDDLE_SHARE`` of the middle, as much of the table in a corner)
         layout = calibration.layout
@@ -215,6 +222,38 @@ class ChangeGate:
             pixels = moves[0]
             self.watched.append(_Watched(moves, (pixels, max(self.min_pixels, int(np.ceil(
                 share * len(pixels)))))))
+
+    def _carried(self, before: Calibration, box: tuple[slice, slice], empty: np.ndarray,
+                 now: Calibration, shape: tuple[int, ...]) -> np.ndarray | None:
+        """The empty table's thumbnail ``empty`` (of ``box``, as ``before`` saw the table),
+        as the thumbnail of ``self.box`` shows it with the table where ``now`` sees it (a
+        camera knocked, or the markers found a little otherwise): the table's own look moves
+        with it. Where the old view did not show it, and where the old thumbnail's pixels
+        around the spot differ by more than ``pixel_change`` (an edge: every eighth pixel
+        cannot say where it lies between them), it is ``UNSEEN``, not judged. None (the
+        empty table forgotten, to be learnt again) where that leaves more than ``MOST_UNSEEN``
+        of a zone unjudged: a busy cloth, whose every pixel is an edge."""
+        s = self.step
+
+        def from_thumb(b: tuple[slice, slice]) -> np.ndarray:  # thumbnail px -> picture px
+            return np.array([[s, 0, b[1].start + s // 2], [0, s, b[0].start + s // 2],
+                             [0, 0, 1]], np.float64)
+
+        to_new = np.linalg.inv(from_thumb(self.box)) @ now.to_image_matrix \
+            @ before.to_table_matrix @ from_thumb(box)
+        size, square = (shape[1], shape[0]), np.ones((3, 3), np.uint8)
+        old = empty.astype(np.float32)
+        carried = cv2.warpPerspective(old, to_new, size, flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_CONSTANT, borderValue=float(UNSEEN))
+        spread = cv2.warpPerspective(cv2.dilate(old, square) - cv2.erode(old, square), to_new,
+                                     size, flags=cv2.INTER_NEAREST,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=255.0)
+        carried[(spread > self.pixel_change) | (carried < 0)] = UNSEEN
+        unseen = carried == UNSEEN
+        if any(unseen.ravel().take(pixels).mean() > MOST_UNSEEN
+               for pixels, _ in self.masks.values()):
+            return None
+        return carried.astype(np.int16)
 
     def _table_mask(self, calibration: Calibration, corners: list[tuple[float, float]],
                     shape: tuple[int, ...]) -> np.ndarray:
@@ -414,7 +453,8 @@ class ChangeGate:
         empty, or without a thumbnail)."""
         if thumb is None or self.empty_thumb is None or thumb.shape != self.empty_thumb.shape:
             return None
-        return np.abs(thumb - self.empty_thumb) > self.pixel_change
+        return (np.abs(thumb - self.empty_thumb) > self.pixel_change) \
+            & (self.empty_thumb != UNSEEN)
 
     def _unexplained(self, detections: CardDetections, seats: Collection[Seat]) -> set[Seat]:
         """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty

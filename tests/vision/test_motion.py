@@ -3,6 +3,7 @@ the tracker hears about (synthetic frames, no models)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -265,6 +266,65 @@ def test_a_zone_is_known_empty_by_its_pixels_even_where_the_detector_saw_nothing
     assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
     gate.plan(table(), CALIBRATION)
     assert gate.empty_zones() == frozenset(SEATS)
+
+
+def _grain(calibration, blob: tuple[float, float] | None = None, fine: float = 1.0) -> np.ndarray:
+    """A table with a grain of its own (stripes and blotches on the table's plane, as wood
+    or a cloth shows, running on past the play area), seen through ``calibration``; ``blob``
+    as in ``table``; ``fine``: how many times finer the grain."""
+    a, over = int(calibration.layout.area_mm), 200
+    yy, xx = np.mgrid[-over:a + over, -over:a + over].astype(np.float32) * fine
+    texture = 90 + 40 * np.sin(xx / 90.0) * np.cos(yy / 140.0) + 30 * np.sin((xx + 2 * yy) / 240.0)
+    shift = np.array([[1, 0, -over], [0, 1, -over], [0, 0, 1]], np.float64)
+    image = cv2.warpPerspective(texture.clip(0, 255).astype(np.uint8),
+                                calibration.to_image_matrix @ shift, SIZE, borderValue=60)
+    image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if blob is not None:
+        x, y = calibration.to_image(np.array([blob]))[0]
+        image[int(y) - 30:int(y) + 30, int(x) - 30:int(x) + 30] = 220
+    return image
+
+
+def test_the_empty_tables_look_is_carried_to_a_new_view_of_the_table():
+    """The table found elsewhere in the picture (a camera knocked while a card lies in seat 1's
+    zone): what the empty table looked like moves with the table, so the other zones still
+    look empty, seat 1's does not, and it does once the card is gone."""
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(_grain(CALIBRATION), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)  # the whole table read, no card on it
+    card = seat_one_spot(50)
+    for _ in range(2):
+        gate.plan(_grain(CALIBRATION, card), CALIBRATION)
+    assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
+    turn = cv2.getRotationMatrix2D((320.0, 240.0), 1.5, 1.0)
+    corners = np.array([(120, 40), (520, 40), (520, 440), (120, 440)], float)
+    knocked = from_corners(corners @ turn[:, :2].T + turn[:, 2] + (13, -9), SIZE)
+    for _ in range(2):
+        gate.plan(_grain(knocked, card), knocked)
+    assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
+    for _ in range(2):
+        gate.plan(_grain(knocked), knocked)
+    assert gate.empty_zones() == frozenset(SEATS)
+
+
+def test_a_busy_cloths_empty_look_is_forgotten_at_a_new_view():
+    """A grain too fine for every eighth pixel to follow is not carried to a new view of the
+    table (each pixel's neighbours differ more than ``pixel_change``): no zone looks empty,
+    as before the empty table's look was carried at all, rather than every zone looking
+    empty for want of a pixel to judge."""
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(_grain(CALIBRATION, fine=8.0), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    card = seat_one_spot(50)
+    turn = cv2.getRotationMatrix2D((320.0, 240.0), 1.5, 1.0)
+    corners = np.array([(120, 40), (520, 40), (520, 440), (120, 440)], float)
+    knocked = from_corners(corners @ turn[:, :2].T + turn[:, 2] + (13, -9), SIZE)
+    for _ in range(2):
+        gate.plan(_grain(knocked, card, fine=8.0), knocked)
+    assert gate.empty_thumb is None and gate.empty_zones() == frozenset()
+    for _ in range(2):
+        gate.plan(_grain(knocked, fine=8.0), knocked)
+    assert gate.empty_zones() == frozenset()
 
 
 def test_one_frame_that_looks_like_the_empty_table_empties_no_zone():
