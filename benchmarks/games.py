@@ -3,7 +3,7 @@ count how many the referee gets entirely right.
 
     .venv/bin/python benchmarks/games.py [--games 20] [--first-seed 1] [--size 960x540]
                                          [--brisk] [--astray P] [--lift P] [--face-down P]
-                                         [--nudge P]
+                                         [--nudge P] [--lamp P]
                                          [--workers 2]
                                          [--keep DIR]
                                          [--models DIR] [--decks [--aces] [--wrong-deck K]]
@@ -29,7 +29,8 @@ with chance P, first laid face down in its player's zone, then turned over a mom
 often the referee asks for that, and whether it ever asks wrongly. With ``--nudge P``, after
 each card played, with chance P, the camera's stand is knocked: the picture moves and turns a
 little and stays so, and the referee should find the table again and referee the game as if
-nothing had happened.
+nothing had happened. With ``--lamp P``, after each card played, with chance P, the light
+changes (brighter or darker, warmer or colder), and the referee should not notice.
 """
 
 from __future__ import annotations
@@ -56,14 +57,15 @@ def clip_of(job: tuple) -> tuple[Path, Path]:
     from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
 
-    seed, revoke, (width, height), brisk, folder, (astray, lift, face_down, nudge) = job[:6]
+    seed, revoke, (width, height), brisk, folder, (astray, lift, face_down, nudge, lamp) = \
+        job[:6]
     designs = face_sets("test", log=lambda m: None)
     clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     if not (clip.exists() and truth.exists()):
         render_clip(game_from_seed(seed, revoke=revoke), designs[seed % len(designs)], clip,
                     truth, seed=seed, width=width, height=height,
                     timing=BRISK if brisk else Timing(), progress=False, astray=astray,
-                    lift=lift, face_down=face_down, nudge=nudge)
+                    lift=lift, face_down=face_down, nudge=nudge, lamp=lamp)
     return clip, truth
 
 
@@ -153,7 +155,7 @@ def main() -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder,
-                 (args.astray, args.lift, args.face_down, args.nudge),
+                 (args.astray, args.lift, args.face_down, args.nudge, args.lamp),
                  args.models, (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]

@@ -62,6 +62,10 @@ def add_mishap_options(parser: argparse.ArgumentParser, after: str) -> None:
                         help="the chance that, a card played, somebody knocks the camera's "
                         "stand: the picture slides and turns a little and stays so (default "
                         f"0{after})")
+    parser.add_argument("--lamp", type=share, default=0.0, metavar="P",
+                        help="the chance that, a card played, the light changes (a lamp "
+                        "switched on or off, a cloud): brighter or darker, warmer or colder "
+                        f"(default 0{after})")
 
 
 def picture_size(text: str) -> tuple[int, int]:

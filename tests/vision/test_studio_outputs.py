@@ -20,6 +20,10 @@ from tests.helpers import SAMPLE_GAMES, console_script, run_command, score_in_pr
 from vision.detect import SEAT_REACH_MM
 from vision.layout import TableLayout
 from vision.studio.clip import (
+    LAMP_BRIGHTER,
+    LAMP_DARKER,
+    LAMP_FRAMES,
+    LAMP_TINT,
     NUDGE_FRAMES,
     NUDGE_MM,
     NUDGE_TURN_DEG,
@@ -309,6 +313,64 @@ def test_a_clip_seen_from_a_knocked_camera_shows_the_table_where_it_moved(tmp_pa
                        atol=0.06)
 
 
+def test_the_light_may_change_and_stays_as_it_settles():
+    """``lamp``: after some plays the light changes over a few frames, darker or brighter
+    against the clip's first and a little warmer or colder, and stays so until the next
+    change; the truth log says how (``light_changed``). Else the clip is the clip with a
+    steady light, card for card and hand for hand."""
+    game = game_from_file(SAMPLE_GAMES / "game1.sueca")
+    truth, _ = _choreographed(game, lamp=0.25)
+    changes = [r for r in truth if r["event"] == "light_changed"]
+    assert 4 <= len(changes) <= 20, len(changes)
+    assert any(c["exposure"] < 1 for c in changes) and any(c["exposure"] > 1 for c in changes)
+
+    def shown(**chances) -> list[tuple]:
+        director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
+                                 **chances)
+        return [(tuple((str(c.card), c.centre, c.angle, c.lift) for c in f.scene.cards),
+                 tuple(h.tip for h in f.scene.hands), director.lighting)
+                for f in director.frames()]
+
+    plain, lit = shown(), shown(lamp=0.25)
+    changing = {n for n in range(1, len(lit)) if lit[n][2] != lit[n - 1][2]}
+    assert len(changing) == LAMP_FRAMES * len(changes) and len(lit) == len(plain) + len(changing)
+    assert [f[:2] for n, f in enumerate(lit) if n not in changing] == [f[:2] for f in plain]
+    for change in changes:
+        gain, tint = lit[change["frame"]][2]
+        assert change["exposure"] == pytest.approx(gain, abs=0.001)
+        assert change["tint"] == pytest.approx(tint, abs=0.001)
+        assert LAMP_DARKER[0] <= gain <= LAMP_DARKER[1] or LAMP_BRIGHTER[0] <= gain <= \
+            LAMP_BRIGHTER[1]
+        assert all(abs(t - 1) <= LAMP_TINT for t in tint)
+
+
+def test_a_clip_under_a_changed_light_is_drawn_brighter_or_darker_by_as_much(tmp_path):
+    """The rendered picture follows the light: the same still table before a change and after
+    it differs in brightness by the exposures' ratio."""
+    game = game_from_file(SAMPLE_GAMES / "game2.sueca")
+    fast = Timing(carry=3, withdraw=2, between=1, trump_shown=3, before_sweep=2, gather=2,
+                  pull=2, tail=2)
+    out, truth_path = tmp_path / "l.mp4", tmp_path / "l.jsonl"
+    render_clip(game, TinyFaces(1), out, truth_path, seed=5, width=320, height=180,
+                timing=fast, progress=False, lamp=0.2)
+    changes = [r for r in read_truth(truth_path) if r["event"] == "light_changed"]
+    assert len(changes) >= 2
+    pictures = []
+    capture = cv2.VideoCapture(str(out))
+    ok, picture = capture.read()
+    while ok:
+        pictures.append(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY).astype(np.float64))
+        ok, picture = capture.read()
+    capture.release()
+    level = 1.0
+    for change in changes:
+        before, after = pictures[change["frame"] - LAMP_FRAMES], pictures[change["frame"]]
+        fair = (before > 20) & (before < 200) & (after < 250)  # (not lost to black or white)
+        ratio = float(np.median(after[fair] / before[fair]))
+        assert ratio == pytest.approx(change["exposure"] / level, rel=0.08), change
+        level = change["exposure"]
+
+
 def test_a_revoke_clip_announces_the_revoke_once():
     truth, _ = frames_of(game_from_file(SAMPLE_GAMES / "game1c.sueca"))
     revokes = [r for r in truth if r["event"] == "announce" and r["kind"] == "revoke"]
@@ -443,7 +505,7 @@ def test_a_clip_frame_that_shows_the_table_as_before_is_drawn_once_and_alike(tmp
 
 
 def test_studio_clip_passes_its_mishaps_chances_to_the_renderer(tmp_path, monkeypatch):
-    """``studio clip --astray P --lift P --face-down P --nudge P`` renders with those chances (the
+    """``studio clip --astray P --lift P --face-down P --nudge P --lamp P`` renders with those chances (the
     renderer is stood in for: rendering a whole game takes seconds)."""
     from vision import cli
     from vision.studio import clip as clip_module
@@ -457,11 +519,10 @@ def test_studio_clip_passes_its_mishaps_chances_to_the_renderer(tmp_path, monkey
     monkeypatch.setattr(clip_module, "render_clip", render)
     out = str(tmp_path / "c.mp4")
     assert cli.main(["studio", "clip", "--random", "3", "--astray", "0.25", "--lift", "0.1",
-                     "--face-down", "0.2", "--nudge", "0.05", "--out", out, "--designs",
-                     "tiny", "--quiet"]) == 0
-    assert (asked["astray"], asked["lift"], asked["face_down"], asked["nudge"]) == (
-        0.25, 0.1, 0.2, 0.05)
+                     "--face-down", "0.2", "--nudge", "0.05", "--lamp", "0.15", "--out", out,
+                     "--designs", "tiny", "--quiet"]) == 0
+    chances = ("astray", "lift", "face_down", "nudge", "lamp")
+    assert tuple(asked[k] for k in chances) == (0.25, 0.1, 0.2, 0.05, 0.15)
     assert cli.main(["studio", "clip", "--random", "3", "--out", out, "--designs", "tiny",
                      "--quiet"]) == 0
-    assert (asked["astray"], asked["lift"], asked["face_down"], asked["nudge"]) == (
-        0.0, 0.0, 0.0, 0.0)
+    assert tuple(asked[k] for k in chances) == (0.0,) * 5

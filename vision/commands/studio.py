@@ -99,7 +99,7 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
         frames = render_clip(game, faces, out, truth, ns.seed, layout, ns.size[0], ns.size[1],
                              progress=not ns.quiet, log=lambda m: print(m, file=sys.stderr),
                              astray=ns.astray, lift=ns.lift, face_down=ns.face_down,
-                             nudge=ns.nudge)
+                             nudge=ns.nudge, lamp=ns.lamp)
     except StudioError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1

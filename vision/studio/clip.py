@@ -5,7 +5,8 @@ dealer's zone, leaves it there for a second and takes it back. Then every card o
 carried in by its player's hand from that player's side, comes to rest in the player's zone, and
 the hand goes away; after the fourth card the trick's winner reaches in, gathers the four cards
 and pulls them off the table. The camera, table and light stay put (a ``Stage``); only the
-``Scene`` changes from frame to frame (but for a camera knocked on its stand: ``nudge``).
+``Scene`` changes from frame to frame (but for a camera knocked on its stand, ``nudge``, and
+a light that changes, ``lamp``).
 
 Next to the video, a truth log (JSONL, one object a line) says what happened and when:
 
@@ -18,6 +19,9 @@ Next to the video, a truth log (JSONL, one object a line) says what happened and
 - ``camera_nudged`` (with ``nudge``): the frame a knocked camera has come to rest at its new
   place, with how far it moved along the table (``shift_mm``, from where it first stood) and
   how far it turned (``turn_deg``);
+- ``light_changed`` (with ``lamp``): the frame the light has settled at its new level, with
+  the exposure and the colour of the light against the clip's first (``exposure``, ``tint``:
+  blue, green and red gains);
 - ``trick_cleared``: the frame the swept trick has left the table, with winner and points;
 - ``verdict``: the final score and verdict, as ``sueca-scorer`` gives them for the game;
 - ``end``: the number of frames.
@@ -104,7 +108,8 @@ class Choreographer:
 
     def __init__(self, game: GameToRender, faces: FaceSet, layout: TableLayout,
                  rng: np.random.Generator, timing: Timing = Timing(), astray: float = 0.0,
-                 lift: float = 0.0, face_down: float = 0.0, nudge: float = 0.0) -> None:
+                 lift: float = 0.0, face_down: float = 0.0, nudge: float = 0.0,
+                 lamp: float = 0.0) -> None:
         """``astray``: the chance that a player first puts their card down in nobody's zone
         (in the middle of the table, or as often by a corner beside their zone), and moves it
         into their zone a moment later (0: the clips of earlier sessions, frame for frame).
@@ -113,7 +118,10 @@ class Choreographer:
         that a player lays their card face down in their zone, and turns it over a moment later
         (never a card first put down astray; 0: never). ``nudge``: the chance that, a card
         played, somebody knocks the camera's stand, which comes to rest a little way off and
-        turned a little (0: never); the frames are then seen from ``bump``."""
+        turned a little (0: never); the frames are then seen from ``bump``. ``lamp``: the
+        chance that, a card played, the light changes (a lamp switched on or off, a cloud,
+        the camera's exposure): brighter or darker and a little warmer or colder, the frames
+        then lit as ``lighting`` says."""
         self.game, self.faces, self.layout, self.rng, self.timing = game, faces, layout, rng, timing
         self.astray, self.lift, self.face_down, self.nudge = astray, lift, face_down, nudge
         # where the camera is, as each frame is yielded: moved (x, y mm along the table) and
@@ -123,6 +131,11 @@ class Choreographer:
         # leaves ``rng`` as it was), so a clip knocked is the clip not knocked, card for card
         # and hand for hand, seen from a camera knocked about
         self.knocks = rng.spawn(1)[0] if nudge else None
+        # the light's exposure and colour (blue, green, red gains) against the clip's first,
+        # as each frame is yielded; its changes draw from a stream of their own too
+        self.lamp = lamp
+        self.lighting = (1.0, (1.0, 1.0, 1.0))
+        self.lamps = rng.spawn(1)[0] if lamp else None
         self.skins = {s: SKIN_TONES[int(rng.integers(len(SKIN_TONES)))] for s in range(1, 5)}
         self.resting: list[CardOnTable] = []  # cards lying still on the table
         self.referee = Referee(game.order)
@@ -302,6 +315,23 @@ class Choreographer:
                 "turn_deg": round(self.bump[2], 2)}]
             yield Frame(self._scene(), truth)
 
+    def _change_light(self) -> Iterator[Frame]:
+        """The light changes: over ``LAMP_FRAMES`` frames the picture grows brighter or darker
+        (an exposure of ``LAMP_DARKER`` or ``LAMP_BRIGHTER`` of the clip's first, not of the
+        light before) and its colour shifts by up to ``LAMP_TINT`` a channel; the last frame
+        says so in the truth log (``light_changed``)."""
+        low, high = LAMP_DARKER if self.lamps.random() < 0.5 else LAMP_BRIGHTER
+        end = np.array([self.lamps.uniform(low, high)]
+                       + list(1 + self.lamps.uniform(-LAMP_TINT, LAMP_TINT, 3)))
+        start = np.array([self.lighting[0], *self.lighting[1]])
+        for k in range(1, LAMP_FRAMES + 1):
+            at = start + (end - start) * _ease_out(k / LAMP_FRAMES)
+            self.lighting = (float(at[0]), (float(at[1]), float(at[2]), float(at[3])))
+            truth = [] if k < LAMP_FRAMES else [{
+                "event": "light_changed", "exposure": round(self.lighting[0], 3),
+                "tint": [round(v, 3) for v in self.lighting[1]]}]
+            yield Frame(self._scene(), truth)
+
     def _still(self, n: int) -> Iterator[Frame]:
         for _ in range(n):
             yield Frame(self._scene(), [])
@@ -340,6 +370,8 @@ class Choreographer:
                     yield from self._pick_up_and_put_back(play.seat, placed)
                 if self.nudge and self.knocks.random() < self.nudge:
                     yield from self._knock_camera()
+                if self.lamp and self.lamps.random() < self.lamp:
+                    yield from self._change_light()
                 yield from self._still(timing.between)
             yield from self._still(timing.before_sweep)
             yield from self._sweep(rnd, trick)
@@ -398,6 +430,12 @@ FACE_DOWN_STILL = 30
 NUDGE_FRAMES = 4
 NUDGE_MM = (8.0, 25.0)
 NUDGE_TURN_DEG = 2.0
+# a light that changes: the frames it takes, the exposure it settles at against the clip's
+# first (darker or brighter, as often), and how far each colour channel's gain moves at most
+LAMP_FRAMES = 6
+LAMP_DARKER = (0.6, 0.8)
+LAMP_BRIGHTER = (1.2, 1.45)
+LAMP_TINT = 0.06
 
 
 def _moved(card: CardOnTable, centre: np.ndarray) -> CardOnTable:
@@ -457,15 +495,17 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                 layout: TableLayout = TableLayout(), width: int = 1280, height: int = 720,
                 timing: Timing = Timing(), progress: bool = True,
                 log: Callable[[str], None] = print, astray: float = 0.0,
-                lift: float = 0.0, face_down: float = 0.0, nudge: float = 0.0) -> int:
+                lift: float = 0.0, face_down: float = 0.0, nudge: float = 0.0,
+                lamp: float = 0.0) -> int:
     """Render ``game`` to ``out`` with its truth log; returns the number of frames.
     ``astray``: the chance that a card is first put down in nobody's zone; ``lift``: that a
     card played is picked up and put back; ``face_down``: that a card is laid face down, then
-    turned over; ``nudge``: that the camera is knocked after a card is played
-    (``Choreographer``)."""
+    turned over; ``nudge``: that the camera is knocked after a card is played; ``lamp``: that
+    the light changes after a card is played (``Choreographer``)."""
     first = stage = clip_stage(layout, seed, width, height)
     rng = np.random.default_rng([seed, 7])
-    director = Choreographer(game, faces, layout, rng, timing, astray, lift, face_down, nudge)
+    director = Choreographer(game, faces, layout, rng, timing, astray, lift, face_down, nudge,
+                             lamp)
     expected = _expected_frames(game, timing)
     frame_no = 0
     with VideoOut(out, (width, height)) as video, truth_path.open("w") as truth, \
@@ -476,14 +516,14 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
                      "camera": stage.camera.to_dict(), "dealer": game.order.dealer.number,
                      "first_leader": game.order.first_leader.number,
                      "direction": game.order.direction.value, "trump": str(game.trump)})
-        drawn, picture, seen_from = None, None, director.bump
+        drawn, picture, seen = None, None, (director.bump, director.lighting)
         for frame in director.frames():
-            if director.bump != seen_from:  # the camera was knocked
-                seen_from = director.bump
-                stage = _knocked(first, seen_from)
+            if (director.bump, director.lighting) != seen:  # the camera knocked, the light
+                seen = (director.bump, director.lighting)
+                stage = _seen_as(first, *seen)
             key = still_key(frame.scene) if stage.steady_noise else None
             if key is not None:
-                key = (director.bump, key)
+                key = (seen, key)
             if key is None or key != drawn:  # else the table is as in the frame before
                 picture, _ = render(stage, frame.scene, rng, labelled=False)
             drawn = key
@@ -502,12 +542,22 @@ def render_clip(game: GameToRender, faces: FaceSet, out: Path, truth_path: Path,
     return frame_no
 
 
-def _knocked(first: Stage, bump: tuple[float, float, float]) -> Stage:
-    """The stage seen from a camera moved and turned by ``bump`` from ``first``'s place: the
-    table drawn again, the light and the sensor's noise as they were (they belong to the
-    picture)."""
-    camera = first.camera.moved((bump[0], bump[1]), bump[2], first.layout.centre)
-    return replace(first, camera=camera, _backdrop=None)
+def _seen_as(first: Stage, bump: tuple[float, float, float],
+             lighting: tuple[float, tuple[float, float, float]]) -> Stage:
+    """The stage seen from a camera moved and turned by ``bump`` from ``first``'s place (the
+    table drawn again; the light's pattern and the sensor's noise belong to the picture and
+    stay), under a light of ``lighting`` (exposure, colour gains) against ``first``'s."""
+    stage = first
+    if bump != (0.0, 0.0, 0.0):
+        camera = first.camera.moved((bump[0], bump[1]), bump[2], first.layout.centre)
+        stage = replace(stage, camera=camera, _backdrop=None)
+    gain, tint = lighting
+    if (gain, tint) != (1.0, (1.0, 1.0, 1.0)):
+        look = first.look
+        look = replace(look, exposure=look.exposure * gain, white_balance=tuple(
+            w * t for w, t in zip(look.white_balance, tint)))
+        stage = replace(stage, look=look, _light=None, _glare=None)
+    return stage
 
 
 def still_key(scene: Scene) -> tuple | None:
