@@ -212,6 +212,7 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     last_watched: tuple = (({}, {}), frozenset())
     leanings: dict = {}  # what the game expected of each seat's card on the last frame
     last: Frame | None = None
+    seen_on, moves = None, keeper.moves  # the calibration of the frame before, and its moves
     said_now = table.start()
     for said in said_now:
         _log_said(log, said)
@@ -219,8 +220,14 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
     for frame in frames:
         result.frames += 1
         calibration = keeper.update(frame.image, frame.time_s)
+        if keeper.moves != moves:  # the table found elsewhere: a camera knocked
+            moves = keeper.moves
+            if seen_on is not None and calibration is not None \
+                    and seen_on.image_size == calibration.image_size:
+                tracker.view_moved(_carried_over(seen_on, calibration))
         if calibration is not None:
             result.calibrated_frames += 1
+            seen_on = calibration
         plan = gate.plan(frame.image, calibration, frame.preview)
         if plan.action is Action.READ:
             # only the zones where something has come to rest are read afresh
@@ -297,6 +304,11 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
                 if hasattr(sink, "end"):
                     sink.end(said_now)
     return result
+
+
+def _carried_over(before: Calibration, now: Calibration):  # noqa: ANN202
+    """Picture points (Nx2) of ``before``'s view of the table, where ``now``'s shows them."""
+    return lambda points: now.to_image(before.to_table(points))
 
 
 def _astray(frame: Frame, calibration: Calibration, detector,  # noqa: ANN001

@@ -20,7 +20,7 @@ zone cost a counter increment.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,6 +111,23 @@ class ZoneTracker:
         self.unread_from: int | None = None
         self.unread_at: tuple[float, float] | None = None
         self.unread_seen: deque[_Seen] = deque(maxlen=window)  # how it was seen since
+
+    def view_moved(self, to_new: Callable[[np.ndarray], np.ndarray]) -> None:
+        """The camera moved: every spot where this zone's cards were seen is taken to where
+        the new view shows that spot of the table (``to_new``: picture points, Nx2, old view
+        to new), so that a card lying still is still where it lay, not a card put down
+        elsewhere."""
+        moved: set[int] = set()
+        for seen in list(self.recent) + list(self.unread_seen):
+            if seen is not None and id(seen) not in moved:  # (both may hold one reading)
+                moved.add(id(seen))
+                seen.centre = _point(to_new, seen.centre)
+                seen.quad = to_new(np.asarray(seen.quad, np.float64)).astype(
+                    np.asarray(seen.quad).dtype)
+        if self.held_at is not None:
+            self.held_at = _point(to_new, self.held_at)
+        if self.unread_at is not None:
+            self.unread_at = _point(to_new, self.unread_at)
 
     def _replaced(self) -> bool:
         last = list(self.recent)[-self.land_frames:]
@@ -377,6 +394,13 @@ class Tracker:
             by_zone.append((since, zone.update(best[seat], frame, swept)))
         return [event for _, events in _in_the_order_laid(by_zone) for event in events]
 
+    def view_moved(self, to_new: Callable[[np.ndarray], np.ndarray]) -> None:
+        """The camera moved (the table found elsewhere in the picture): where every zone's
+        cards were seen is carried to the new view (``ZoneTracker.view_moved``)."""
+        for zone in self.zones.values():
+            zone.view_moved(to_new)
+        self._last = (None, None, {})
+
     def flush(self, frame: int) -> list[TrackEvent]:
         """At the end of the frames: the zones whose card was taken away too near the end for
         ``update`` to see it (``ZoneTracker.flush``)."""
@@ -406,6 +430,12 @@ class Tracker:
         seen there, and on how many fresh looks its odds rest (``ZoneTracker.unread_looks``)."""
         found = {seat: z.unread_looks for seat, z in self.zones.items()}
         return {seat: looks for seat, looks in found.items() if looks is not None}
+
+
+def _point(to_new: Callable[[np.ndarray], np.ndarray],
+           point: tuple[float, float]) -> tuple[float, float]:
+    x, y = to_new(np.array([point], np.float64))[0]
+    return float(x), float(y)
 
 
 def _in_the_order_laid(by_zone: list[tuple[int, list[TrackEvent]]],

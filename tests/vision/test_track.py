@@ -55,6 +55,27 @@ def test_a_card_lands_once_after_being_seen_still_and_sure():
     assert [n for n, _ in cleared] == [23 + 9]
 
 
+@pytest.mark.parametrize("carried", [True, False])
+def test_a_card_seen_elsewhere_after_the_camera_moved_is_the_card_held(carried):
+    """The camera knocked: the held card, read unsurely from the new view 25 pixels from
+    where it lay, is that card still, once where it was seen is carried to the new view
+    (``Tracker.view_moved``); else it is taken for another card put down there, and the
+    card held for taken away (which drops a trick: game 2449 of the knocked clips)."""
+    tracker = Tracker()
+    for n in range(8):
+        tracker.update(frame_of({1: ("QC", 0.95, True)}), n)
+    assert tracker.holding() == {Seat(1): "QC"}
+    if carried:
+        tracker.view_moved(lambda points: points + (20.0, -15.0))
+    events = []
+    for n in range(8, 20):
+        events += tracker.update(frame_of({1: ("QC", 0.8, True, (20, -15))}), n)
+    if carried:
+        assert tracker.holding() == {Seat(1): "QC"} and events == []
+    else:
+        assert tracker.holding() == {} and any(isinstance(e, ZoneCleared) for e in events)
+
+
 def test_a_card_taken_away_just_before_the_frames_run_out_is_cleared_by_the_flush():
     tracker = Tracker()
     script = [{1: ("AH", 0.99, True), 2: ("KS", 0.99, True)}] * 8 + [{2: ("KS", 0.99, True)}] * 3
