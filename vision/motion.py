@@ -69,6 +69,11 @@ MIDDLE_SETTLE = 3
 # not see, or saw too coarsely to tell (``ChangeGate._carried``): such pixels are not judged
 UNSEEN = -4096
 MOST_UNSEEN = 0.1  # of a zone's pixels, or the empty table is forgotten instead
+# A table lit otherwise than when it lay empty (a lamp switched on, a cloud: by more than this
+# share of its brightness) is compared with the empty table's look made as bright; pixels
+# darker than this on the empty table tell too little of the light to count.
+LIGHT_STEADY = 0.08
+LIGHT_DARKEST = 12
 
 
 @dataclass(slots=True)
@@ -163,6 +168,8 @@ class ChangeGate:
         self.view: np.ndarray | None = None
         self.view_before: np.ndarray | None = None
         self.empty_steps = 0
+        # the last thumbnail ``_light_gain`` judged, the empty table's then, and its answer
+        self._gain_of: tuple[object, object, float | None] = (None, None, None)
         # per zone: its pixels without the margin (what a card the detector missed would change)
         self.inner: dict[Seat, tuple[np.ndarray, int]] = {}
         self.waited = 0
@@ -450,11 +457,30 @@ class ChangeGate:
 
     def _not_empty_look(self, thumb: np.ndarray | None) -> np.ndarray | None:
         """Where ``thumb`` differs from the empty table (None before the table has been seen
-        empty, or without a thumbnail)."""
+        empty, or without a thumbnail), the empty table seen under the light of ``thumb``
+        where that has changed (``_light_gain``)."""
         if thumb is None or self.empty_thumb is None or thumb.shape != self.empty_thumb.shape:
             return None
-        return (np.abs(thumb - self.empty_thumb) > self.pixel_change) \
-            & (self.empty_thumb != UNSEEN)
+        empty = self.empty_thumb
+        gain = self._light_gain(thumb)
+        if gain is not None:
+            return (np.abs(thumb - gain * empty) > self.pixel_change) & (empty != UNSEEN)
+        return (np.abs(thumb - empty) > self.pixel_change) & (empty != UNSEEN)
+
+    def _light_gain(self, thumb: np.ndarray) -> float | None:
+        """How much brighter the table is in ``thumb`` than when it lay empty: the middle
+        ratio of their pixels (cards and hands cover fewer than half of them), or None where
+        it is within ``LIGHT_STEADY`` of 1 (the light has not changed)."""
+        empty = self.empty_thumb
+        if self._gain_of[0] is thumb and self._gain_of[1] is empty:
+            return self._gain_of[2]  # (each frame's thumbnail is judged more than once)
+        lit = np.flatnonzero(empty > LIGHT_DARKEST)[::3]  # (which leaves out what is UNSEEN)
+        gain = None
+        if len(lit) >= empty.size // 12:
+            gain = float(np.median(thumb.ravel().take(lit) / empty.ravel().take(lit)))
+            gain = None if abs(gain - 1) <= LIGHT_STEADY else gain
+        self._gain_of = (thumb, empty, gain)
+        return gain
 
     def _unexplained(self, detections: CardDetections, seats: Collection[Seat]) -> set[Seat]:
         """Of ``seats``, the zones whose own pixels (without the margin) differ from the empty

@@ -327,6 +327,27 @@ def test_a_busy_cloths_empty_look_is_forgotten_at_a_new_view():
     assert gate.empty_zones() == frozenset()
 
 
+@pytest.mark.parametrize("light", [0.65, 1.4])
+def test_a_zone_still_looks_empty_under_a_light_that_changed(light):
+    """The light changes (a lamp switched off or on) while a card lies in seat 1's zone: the
+    other zones still look as the empty table, made as dark or bright as the table now is,
+    seat 1's does not, and it does once the card is gone."""
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(_grain(CALIBRATION), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    card = seat_one_spot(50)
+
+    def lit(picture):  # noqa: ANN001, ANN202
+        return np.clip(picture * light, 0, 255).astype(np.uint8)
+
+    for _ in range(2):
+        gate.plan(lit(_grain(CALIBRATION, card)), CALIBRATION)
+    assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
+    for _ in range(2):
+        gate.plan(lit(_grain(CALIBRATION)), CALIBRATION)
+    assert gate.empty_zones() == frozenset(SEATS)
+
+
 def test_one_frame_that_looks_like_the_empty_table_empties_no_zone():
     """A hand right before the camera can fill one frame with a colour whose grey is the
     table's: the cards on the table do not look gone for that."""
