@@ -306,6 +306,25 @@ def _session_over(stage, shots, rng, rules, keeper=None):  # noqa: ANN001, ANN20
                        Tracker(), TableReferee(rules), [])
 
 
+def _clip_table(design: str = "simplistic"):  # noqa: ANN202
+    """What the rendered sessions below play on: ``design``'s faces (the test skipped where
+    the test designs are not available), the default layout and rules, the camera, table
+    and light of clip seed 21, and the random numbers its pictures are drawn with."""
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from vision.layout import TableLayout
+    from vision.studio.clip import clip_stage
+
+    designs = _test_designs()
+    if isinstance(designs, str):
+        pytest.skip(f"the test designs are not available: {designs}")
+    faces = next(f for f in designs if f.name == design)
+    layout = TableLayout()
+    return faces, layout, RulesConfig(), clip_stage(layout, 21, *SIZE), \
+        np.random.default_rng(21)
+
+
 def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
     """The camera's stand is knocked (15 mm, 1.5 degrees) while the lead lies: the table is
     found again on the first still frame, long before the next recheck is due (3 s), the
@@ -314,24 +333,13 @@ def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
     detector and classifier."""
     from dataclasses import replace
 
-    import numpy as np
-
     from referee import Card
-    from referee.config import RulesConfig
-    from vision.layout import TableLayout
-    from vision.studio.clip import clip_stage
     from vision.studio.scene import CardOnTable, Scene
     from vision.table import CalibrationKeeper
 
-    designs = _test_designs()
-    if isinstance(designs, str):
-        pytest.skip(f"the test designs are not available: {designs}")
-    faces = next(f for f in designs if f.name == "simplistic")
-    layout, rules = TableLayout(), RulesConfig()
-    stage = clip_stage(layout, 21, *SIZE)
+    faces, layout, rules, stage, rng = _clip_table()
     knocked = replace(stage, camera=stage.camera.moved((12.0, -9.0), 1.5, layout.centre),
                       _backdrop=None)
-    rng = np.random.default_rng(21)
     trump, lead, second = Card.parse("7D"), Card.parse("AH"), Card.parse("3H")
     leader = rules.order.first_leader
     follower = rules.order.next_seat(leader)
@@ -361,22 +369,11 @@ def test_a_session_says_what_it_held_back_for_a_card_picked_up(after_s):
     put back, rendered by the studio and read by the real models. Where nothing changes for
     7 s, the trick missed is said 5 s after it was dropped (the session calls the referee when
     it is due); where the frames end 1 s after, it is said as they end (``release``)."""
-    import numpy as np
-
     from referee import Card
-    from referee.config import RulesConfig
     from vision.game import HELD_BACK_S
-    from vision.layout import TableLayout
-    from vision.studio.clip import clip_stage
     from vision.studio.scene import CardOnTable, Scene
 
-    designs = _test_designs()
-    if isinstance(designs, str):
-        pytest.skip(f"the test designs are not available: {designs}")
-    faces = next(f for f in designs if f.name == "simplistic")
-    layout, rules = TableLayout(), RulesConfig()
-    stage = clip_stage(layout, 21, *SIZE)
-    rng = np.random.default_rng(21)
+    faces, layout, rules, stage, rng = _clip_table()
     trump, lead = Card.parse("7D"), Card.parse("AH")
     shots = [(Scene(), 6),
              (Scene(cards=[CardOnTable(trump, faces.face(trump),
@@ -410,19 +407,10 @@ def test_a_card_put_down_in_nobodys_zone_is_asked_into_its_zone(place):
     import numpy as np
 
     from referee import Card
-    from referee.config import RulesConfig
-    from vision.layout import TableLayout
-    from vision.studio.clip import clip_stage
     from vision.studio.scene import CardOnTable, Scene
 
-    designs = _test_designs()
-    if isinstance(designs, str):
-        pytest.skip(f"the test designs are not available: {designs}")
-    faces = next(f for f in designs if f.name == "simplistic")
-    layout, rules = TableLayout(), RulesConfig()
+    faces, layout, rules, stage, rng = _clip_table()
     dealer = rules.order.dealer
-    stage = clip_stage(layout, 21, *SIZE)
-    rng = np.random.default_rng(21)
     trump = Card.parse("7D")
     cx, cy = layout.centre
     zone = layout.zone(dealer).centre
@@ -458,22 +446,11 @@ def test_a_card_laid_face_down_is_asked_to_be_turned_over_then_played(design, su
     over (where the design's back is read surely; else its card is unclear and may lie face
     down), records nothing until it is, and takes the card once it lies face up.
     Rendered by the studio (a clip's camera and light) and read by the real models."""
-    import numpy as np
-
     from referee import Card
-    from referee.config import RulesConfig
-    from vision.layout import TableLayout
-    from vision.studio.clip import clip_stage
     from vision.studio.faces import BACK
     from vision.studio.scene import CardOnTable, Scene
 
-    designs = _test_designs()
-    if isinstance(designs, str):
-        pytest.skip(f"the test designs are not available: {designs}")
-    faces = next(f for f in designs if f.name == design)
-    layout, rules = TableLayout(), RulesConfig()
-    stage = clip_stage(layout, 21, *SIZE)
-    rng = np.random.default_rng(21)
+    faces, layout, rules, stage, rng = _clip_table(design)
     trump, lead = Card.parse("7D"), Card.parse("AH")
     where = layout.zone(rules.order.first_leader).centre
     shots = [(Scene(), 6),
