@@ -128,8 +128,10 @@ class Choreographer:
         # turned (degrees) from where it first stood
         self.bump = (0.0, 0.0, 0.0)
         # the knocks are drawn apart from the rest (a stream spawned from ``rng``, which
-        # leaves ``rng`` as it was), so a clip knocked is the clip not knocked, card for card
-        # and hand for hand, seen from a camera knocked about
+        # leaves ``rng`` as it was), so a game knocked is choreographed as the game not
+        # knocked, card for card and hand for hand (a clip's pictures of hands, drawn from
+        # ``rng`` too, draw as many numbers as a hand covers pixels, which the knocked view
+        # changes: the rendered clip's later cards then rest elsewhere)
         self.knocks = rng.spawn(1)[0] if nudge else None
         # the light's exposure and colour (blue, green, red gains) against the clip's first,
         # as each frame is yielded; its changes draw from a stream of their own too
