@@ -46,8 +46,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.options import (add_mishap_options, at_least, model_folder,  # noqa: E402
-                            picture_size)
+from vision.options import (add_mishap_options, at_least, mishap_chances,  # noqa: E402
+                            model_folder, picture_size)
 from vision.studio.clip import BRISK, Timing  # noqa: E402
 
 
@@ -57,15 +57,13 @@ def clip_of(job: tuple) -> tuple[Path, Path]:
     from vision.studio.clip import game_from_seed, render_clip
     from vision.studio.facesets import face_sets
 
-    seed, revoke, (width, height), brisk, folder, (astray, lift, face_down, nudge, lamp) = \
-        job[:6]
+    seed, revoke, (width, height), brisk, folder, mishaps = job[:6]
     designs = face_sets("test", log=lambda m: None)
     clip, truth = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     if not (clip.exists() and truth.exists()):
         render_clip(game_from_seed(seed, revoke=revoke), designs[seed % len(designs)], clip,
                     truth, seed=seed, width=width, height=height,
-                    timing=BRISK if brisk else Timing(), progress=False, astray=astray,
-                    lift=lift, face_down=face_down, nudge=nudge, lamp=lamp)
+                    timing=BRISK if brisk else Timing(), progress=False, **mishaps)
     return clip, truth
 
 
@@ -155,7 +153,7 @@ def main() -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         seeds = range(args.first_seed, args.first_seed + args.games)
         jobs = [(seed, seed % 4 == 0, (width, height), args.brisk, folder,
-                 (args.astray, args.lift, args.face_down, args.nudge, args.lamp),
+                 mishap_chances(args),
                  args.models, (args.wrong_deck or 0) if args.decks else None, args.aces,
                  None if not args.learn else seed - 6 if seed - 6 in seeds else seed + 6)
                 for seed in seeds]

@@ -44,28 +44,34 @@ def share(text: str) -> float:
     return float(text)
 
 
+# The studio's players' mishaps (``vision.studio.clip.Choreographer``): each option, the
+# keyword its chance goes to, and what it does.
+MISHAPS = (
+    ("--astray", "astray", "the chance that a player first puts their card down in nobody's "
+     "zone (the middle of the table, or as often a corner beside their zone), then slides it "
+     "into their zone"),
+    ("--lift", "lift", "the chance that a player picks their played card up again, holds it a "
+     "moment off the table and puts it back where it lay"),
+    ("--face-down", "face_down", "the chance that a player lays their card face down in their "
+     "zone and turns it over a moment later"),
+    ("--nudge", "nudge", "the chance that, a card played, somebody knocks the camera's stand: "
+     "the picture slides and turns a little and stays so"),
+    ("--lamp", "lamp", "the chance that, a card played, the light changes (a lamp switched on "
+     "or off, a cloud): brighter or darker, warmer or colder"),
+)
+
+
 def add_mishap_options(parser: argparse.ArgumentParser, after: str) -> None:
-    """The chances of the studio's players' mishaps (``vision.studio.clip.Choreographer``),
-    for ``studio clip`` and the games benchmark alike; ``after`` ends each help text."""
-    parser.add_argument("--astray", type=share, default=0.0, metavar="P",
-                        help="the chance that a player first puts their card down in nobody's "
-                        "zone (the middle of the table, or as often a corner beside their "
-                        f"zone), then slides it into their zone (default 0{after})")
-    parser.add_argument("--lift", type=share, default=0.0, metavar="P",
-                        help="the chance that a player picks their played card up again, "
-                        "holds it a moment off the table and puts it back where it lay "
-                        f"(default 0{after})")
-    parser.add_argument("--face-down", type=share, default=0.0, metavar="P",
-                        help="the chance that a player lays their card face down in their "
-                        f"zone and turns it over a moment later (default 0{after})")
-    parser.add_argument("--nudge", type=share, default=0.0, metavar="P",
-                        help="the chance that, a card played, somebody knocks the camera's "
-                        "stand: the picture slides and turns a little and stays so (default "
-                        f"0{after})")
-    parser.add_argument("--lamp", type=share, default=0.0, metavar="P",
-                        help="the chance that, a card played, the light changes (a lamp "
-                        "switched on or off, a cloud): brighter or darker, warmer or colder "
-                        f"(default 0{after})")
+    """The chances of the studio's players' mishaps (``MISHAPS``), for ``studio clip`` and
+    the games benchmark alike; ``after`` ends each help text."""
+    for flag, _, what in MISHAPS:
+        parser.add_argument(flag, type=share, default=0.0, metavar="P",
+                            help=f"{what} (default 0{after})")
+
+
+def mishap_chances(ns: argparse.Namespace) -> dict[str, float]:
+    """The mishaps' chances parsed by ``add_mishap_options``, as ``render_clip`` takes them."""
+    return {name: getattr(ns, name) for _, name, _ in MISHAPS}
 
 
 def picture_size(text: str) -> tuple[int, int]:

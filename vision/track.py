@@ -122,8 +122,7 @@ class ZoneTracker:
             if seen is not None and id(seen) not in moved:  # (both may hold one reading)
                 moved.add(id(seen))
                 seen.centre = _point(to_new, seen.centre)
-                seen.quad = to_new(np.asarray(seen.quad, np.float64)).astype(
-                    np.asarray(seen.quad).dtype)
+                seen.quad = to_new(seen.quad).astype(seen.quad.dtype)
         if self.held_at is not None:
             self.held_at = _point(to_new, self.held_at)
         if self.unread_at is not None:

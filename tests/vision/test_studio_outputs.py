@@ -223,6 +223,16 @@ def test_a_card_may_be_laid_face_down_and_turned_over_where_it_lies():
         assert rest["frame"] not in backs
 
 
+def _scenes(game, **chances) -> list[tuple]:
+    """Frame by frame, what ``game`` choreographed with ``chances`` shows: each card (name,
+    place, turn, height), each hand's fingertips, where the camera is and how it is lit."""
+    director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
+                             **chances)
+    return [(tuple((str(c.card), c.centre, c.angle, c.lift) for c in f.scene.cards),
+             tuple(h.tip for h in f.scene.hands), director.bump, director.lighting)
+            for f in director.frames()]
+
+
 def test_a_knocked_camera_sees_the_table_moved_and_turned_with_it():
     """``Camera.moved``: a point of the table moved and turned with the camera is seen where
     the point was before, and nothing else changes (height, tilt, lens)."""
@@ -267,11 +277,9 @@ def test_the_camera_may_be_knocked_and_stays_where_it_comes_to_rest():
         assert abs(at[2]) <= NUDGE_TURN_DEG
         after = [n for n in moves if n > knock["frame"]]
         assert all(seen[n] == at for n in range(knock["frame"], after[0] if after else len(seen)))
-    def shown(**chances) -> list[tuple]:
-        director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
-                                 lift=0.25, **chances)
-        return [(tuple((str(c.card), c.centre, c.angle, c.lift) for c in f.scene.cards),
-                 tuple(h.tip for h in f.scene.hands), director.bump) for f in director.frames()]
+    def shown(**chances) -> list[tuple]:  # the cards and hands, and where the camera is
+        return [(cards, hands, bump) for cards, hands, bump, _ in _scenes(game, lift=0.25,
+                                                                          **chances)]
 
     plain, knocked = shown(), shown(nudge=0.25)
     assert shown(nudge=0.0) == plain
@@ -324,12 +332,8 @@ def test_the_light_may_change_and_stays_as_it_settles():
     assert 4 <= len(changes) <= 20, len(changes)
     assert any(c["exposure"] < 1 for c in changes) and any(c["exposure"] > 1 for c in changes)
 
-    def shown(**chances) -> list[tuple]:
-        director = Choreographer(game, TinyFaces(0), TableLayout(), np.random.default_rng(3),
-                                 **chances)
-        return [(tuple((str(c.card), c.centre, c.angle, c.lift) for c in f.scene.cards),
-                 tuple(h.tip for h in f.scene.hands), director.lighting)
-                for f in director.frames()]
+    def shown(**chances) -> list[tuple]:  # the cards and hands, and how the light is
+        return [(cards, hands, light) for cards, hands, _, light in _scenes(game, **chances)]
 
     plain, lit = shown(), shown(lamp=0.25)
     changing = {n for n in range(1, len(lit)) if lit[n][2] != lit[n - 1][2]}

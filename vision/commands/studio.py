@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from vision.commands import PROG, says_unwritable, table_layout
+from vision.options import mishap_chances
 
 
 def run_studio_images(ns: argparse.Namespace) -> int:
@@ -98,8 +99,7 @@ def run_studio_clip(ns: argparse.Namespace) -> int:
         faces = designs[int(np.random.default_rng([ns.seed, 5]).integers(len(designs)))]
         frames = render_clip(game, faces, out, truth, ns.seed, layout, ns.size[0], ns.size[1],
                              progress=not ns.quiet, log=lambda m: print(m, file=sys.stderr),
-                             astray=ns.astray, lift=ns.lift, face_down=ns.face_down,
-                             nudge=ns.nudge, lamp=ns.lamp)
+                             **mishap_chances(ns))
     except StudioError as error:
         print(f"{PROG} {command}: {error}", file=sys.stderr)
         return 1
