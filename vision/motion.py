@@ -74,6 +74,11 @@ MOST_UNSEEN = 0.1  # of a zone's pixels, or the empty table is forgotten instead
 # darker than this on the empty table tell too little of the light to count.
 LIGHT_STEADY = 0.08
 LIGHT_DARKEST = 12
+# Frames the table must stay the same, every zone's reading bare, to be taken as bare
+# (``ChangeGate._wait_for_bare``). Its look is learnt as the empty table's once two such
+# moments, a card read between them, look alike: a hand paused over the middle, sweeping a
+# trick, or a card lying astray, is not learnt as part of the table.
+BARE_FRAMES = 3
 
 
 @dataclass(slots=True)
@@ -161,8 +166,20 @@ class ChangeGate:
         self.last_read: np.ndarray | None = None
         self.detections = CardDetections()
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
-        # the thumbnail when the whole table was first read with no card on it
+        # the thumbnail when the table was first known bare: every zone read at once with no
+        # card on it (``remember``), or each read so and all unchanged for ``BARE_FRAMES``
         self.empty_thumb: np.ndarray | None = None
+        # the thumbnail the table has looked like, every zone's reading bare, since how many
+        # frames (``_wait_for_bare``)
+        self._bare: tuple[np.ndarray, int] | None = None
+        # the last time the table was taken as bare, before its look was learnt: the
+        # thumbnail, under which calibration, and whether a card has been read since
+        self._candidate: tuple[np.ndarray, object, bool] | None = None
+        self._views = 0  # calibrations the zones have been framed for (``_zone_masks``)
+        self.image: np.ndarray | None = None  # the picture just planned
+        # the empty table's look at full size: the grey picture of the box (``self.box``) it
+        # was learnt from, that box, and the calibration then (``_carried``)
+        self.empty_picture: tuple[np.ndarray, tuple[slice, slice], Calibration] | None = None
         # the whole picture's grey preview of the frame just planned and of the one before it,
         # and how many sharp steps the picture of the empty table showed (``_sharp_steps``)
         self.view: np.ndarray | None = None
@@ -205,18 +222,19 @@ class ChangeGate:
         s, m = self.step, self.margin_mm
         x0, y0, x1, y1 = table_box(calibration, width, height, SEATS, m)
         x0, y0 = x0 - x0 % s, y0 - y0 % s
-        old = (self.calibration, self.box, self.empty_thumb) if shape == self.shape else None
+        old = self.empty_picture if shape == self.shape else None
         self.box, self.shape = (slice(y0, y1), slice(x0, x1)), shape
+        self._views += 1
         thumb_shape = preview(np.zeros((y1 - y0, x1 - x0), np.uint8), s).shape
-        self.masks, self.inner, self.empty_thumb = {}, {}, None
+        self.masks, self.inner, self.empty_thumb, self.empty_picture = {}, {}, None, None
         for zone in calibration.layout.zones():
             for d, masks in ((m, self.masks), (0.0, self.inner)):
                 corners = [(zone.x0 - d, zone.y0 - d), (zone.x1 + d, zone.y0 - d),
                            (zone.x1 + d, zone.y1 + d), (zone.x0 - d, zone.y1 + d)]
                 masks[zone.seat] = self._region(self._table_mask(calibration, corners,
                                                                  thumb_shape))
-        if old is not None and old[0] is not None and old[2] is not None:
-            self.empty_thumb = self._carried(*old, calibration, thumb_shape)
+        self.empty_thumb = self._carried(old, calibration, thumb_shape)
+        self.empty_picture = old if self.empty_thumb is not None else None
         # (the table outside the zones moves by as few changed pixels as a zone does; it holds
         # something by more: ``MIDDLE_SHARE`` of the middle, as much of the table in a corner)
         layout = calibration.layout
@@ -230,37 +248,46 @@ class ChangeGate:
             self.watched.append(_Watched(moves, (pixels, max(self.min_pixels, int(np.ceil(
                 share * len(pixels)))))))
 
-    def _carried(self, before: Calibration, box: tuple[slice, slice], empty: np.ndarray,
-                 now: Calibration, shape: tuple[int, ...]) -> np.ndarray | None:
-        """The empty table's thumbnail ``empty`` (of ``box``, as ``before`` saw the table),
-        as the thumbnail of ``self.box`` shows it with the table where ``now`` sees it (a
-        camera knocked, or the markers found a little otherwise): the table's own look moves
-        with it. Where the old view did not show it, and where the old thumbnail's pixels
-        around the spot differ by more than ``pixel_change`` (an edge: every eighth pixel
-        cannot say where it lies between them), it is ``UNSEEN``, not judged. None (the
-        empty table forgotten, to be learnt again) where that leaves more than ``MOST_UNSEEN``
-        of a zone unjudged: a busy cloth, whose every pixel is an edge."""
+    def _carried(self, picture: tuple | None, now: Calibration,
+                 shape: tuple[int, ...]) -> np.ndarray | None:
+        """The empty table's look (learnt from ``picture``, ``empty_picture``) as the
+        thumbnail of ``self.box`` shows it with the table where ``now`` sees it (a camera
+        knocked, or the markers found a little otherwise): the table's own look moves with
+        it. Where the old picture did not show it, it is ``UNSEEN``, not judged. None (the
+        empty table forgotten, to be learnt again) where that leaves more than
+        ``MOST_UNSEEN`` of a zone unjudged."""
+        if picture is None:
+            return None
+        return self._enough_seen(self._carried_picture(picture, now, (shape[1], shape[0])))
+
+    def _carried_picture(self, picture: tuple, now: Calibration,
+                         size: tuple[int, int]) -> np.ndarray:
+        """The empty table's full-size picture (``empty_picture``) sampled where the
+        thumbnail of ``self.box`` samples the table as ``now`` sees it: each pixel from the
+        picture itself, not from every eighth of it, so even a cloth too busy for the
+        thumbnail moves with the table. ``UNSEEN`` where the old picture did not reach."""
+        grey, box, seen_by = picture
         s = self.step
-
-        def from_thumb(b: tuple[slice, slice]) -> np.ndarray:  # thumbnail px -> picture px
-            return np.array([[s, 0, b[1].start + s // 2], [0, s, b[0].start + s // 2],
-                             [0, 0, 1]], np.float64)
-
-        to_new = np.linalg.inv(from_thumb(self.box)) @ now.to_image_matrix \
-            @ before.to_table_matrix @ from_thumb(box)
-        size, square = (shape[1], shape[0]), np.ones((3, 3), np.uint8)
-        old = empty.astype(np.float32)
-        carried = cv2.warpPerspective(old, to_new, size, flags=cv2.INTER_LINEAR,
+        thumb_to_picture = np.array([[s, 0, self.box[1].start + s // 2],
+                                     [0, s, self.box[0].start + s // 2], [0, 0, 1]], np.float64)
+        picture_to_part = np.array([[1, 0, -box[1].start], [0, 1, -box[0].start], [0, 0, 1]],
+                                   np.float64)
+        to_old = picture_to_part @ seen_by.to_image_matrix @ now.to_table_matrix \
+            @ thumb_to_picture
+        carried = cv2.warpPerspective(grey, to_old, size,
+                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                       borderMode=cv2.BORDER_CONSTANT, borderValue=float(UNSEEN))
-        spread = cv2.warpPerspective(cv2.dilate(old, square) - cv2.erode(old, square), to_new,
-                                     size, flags=cv2.INTER_NEAREST,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=255.0)
-        carried[(spread > self.pixel_change) | (carried < 0)] = UNSEEN
+        carried[carried < 0] = UNSEEN
+        return carried
+
+    def _enough_seen(self, carried: np.ndarray) -> np.ndarray | None:
+        """``carried`` as the empty table's look, or None where more than ``MOST_UNSEEN`` of
+        a zone is ``UNSEEN``."""
         unseen = carried == UNSEEN
         if any(unseen.ravel().take(pixels).mean() > MOST_UNSEEN
                for pixels, _ in self.masks.values()):
             return None
-        return carried.astype(np.int16)
+        return np.round(carried).astype(np.int16)
 
     def _table_mask(self, calibration: Calibration, corners: list[tuple[float, float]],
                     shape: tuple[int, ...]) -> np.ndarray:
@@ -295,6 +322,7 @@ class ChangeGate:
         if calibration is not self.calibration or image.shape != self.shape:
             self._zone_masks(calibration, image.shape)
             self.calibration, self.last_read = calibration, None
+        self.image = image
         if not self._whole_preview(image, shown):
             shown = preview(image, self.step)  # (a camera's frames come without one)
         thumb = self.thumb(image, shown)
@@ -306,6 +334,8 @@ class ChangeGate:
             return self._read(thumb)
         changed = np.abs(thumb - self.last_read) > self.pixel_change
         moving = self.moving = np.abs(thumb - previous) > self.pixel_change
+        if self.empty_thumb is None:
+            self._wait_for_bare(thumb, changed)
         settled, silent, touched = set(), set(), set()
         for seat, zone in self.masks.items():
             # the zone's cards as last read (the zone itself when it had none)
@@ -418,7 +448,7 @@ class ChangeGate:
 
     def empty_zones(self) -> frozenset[Seat]:
         """The zones that, on the frame just planned and the one before it, look as they did
-        when the whole table was first read with no card on it (within ``pixel_change``):
+        when the table was first known bare (within ``pixel_change``, ``remember``):
         empty, whatever the detector makes of them, since a card it missed would still change
         their pixels. None before the table has been seen empty. Two frames, not one: a hand
         passing right before the camera can fill a frame with a colour whose grey is the
@@ -514,6 +544,71 @@ class ChangeGate:
         table's: a card may lie there that the detector has not found (yet)."""
         return frozenset(self.missed)
 
+    def _learn_empty(self, thumb: np.ndarray) -> None:
+        """Learn ``thumb``, the frame just planned's, as the empty table's look (and its
+        picture, ``empty_picture``)."""
+        self.empty_thumb = thumb.copy()
+        self._keep_picture()
+        self.empty_steps = 0 if self.view is None else _sharp_steps(self.view,
+                                                                     2 * self.pixel_change)
+
+    def _wait_for_bare(self, thumb: np.ndarray, changed: np.ndarray) -> None:
+        """Take the table as bare once it has looked the same for ``BARE_FRAMES`` frames with
+        every zone's reading bare and standing (none changed since it was read), and learn
+        its look from such moments (``_bare_moment``). Once a card lies on the table a zone
+        is read only when something comes to rest in it, and every zone at once only on a
+        new view or after a hand kept moving for ``max_wait`` frames: a table first seen
+        with a card on it, or whose look could not be carried to a new view, would otherwise
+        not be learnt for a long time."""
+        if len(self.detections) or any(self._count(changed, zone)
+                                       for zone in self.masks.values()):
+            self._bare = None
+            return
+        bare = self._bare
+        if bare is None or bare[0].shape != thumb.shape or self._differs_on_table(
+                np.abs(thumb - bare[0]) > self.pixel_change):
+            self._bare = (thumb, 1)
+            return
+        self._bare = (bare[0], bare[1] + 1)
+        if bare[1] + 1 == BARE_FRAMES:  # (once a stretch)
+            self._bare_moment(thumb)
+
+    def _bare_moment(self, thumb: np.ndarray) -> None:
+        """The table taken as bare on ``thumb``: its look is learnt if it is the look of the
+        last such moment, under the same calibration and with a card read in between (at
+        the light of either); otherwise it is kept to be compared with the next. What lay
+        on the table outside the zones, or hid it, at one moment (a card put astray, a hand
+        sweeping a trick) is seldom there, and just so, at the next."""
+        before = self._candidate
+        if before is not None and before[1] is self.calibration and before[2] \
+                and before[0].shape == thumb.shape:
+            old = before[0]
+            lit = np.flatnonzero(old > LIGHT_DARKEST)[::3]
+            gain = float(np.median(thumb.ravel().take(lit) / old.ravel().take(lit))) \
+                if len(lit) else 1.0
+            if abs(gain - 1) <= LIGHT_STEADY:
+                gain = 1.0
+            if not self._differs_on_table(np.abs(thumb - gain * old) > self.pixel_change):
+                self._candidate = None
+                self._learn_empty(thumb)
+                return
+        self._candidate = (thumb, self.calibration, False)
+
+    def _differs_on_table(self, differs: np.ndarray) -> bool:
+        """Whether ``differs`` counts as a change in a zone or in a part of the table outside
+        them."""
+        return any(self._count(differs, zone) for zone in self.masks.values()) \
+            or any(self._count(differs, part.moves) for part in self.watched)
+
+    def _keep_picture(self) -> None:
+        """Keep the part of the picture just planned that the thumbnail covers, grey and at
+        full size, as the empty table's (``_carried``)."""
+        if self.image is None or self.calibration is None:
+            return
+        part = self.image[self.box]
+        grey = part if part.ndim == 2 else cv2.cvtColor(part, cv2.COLOR_BGR2GRAY)
+        self.empty_picture = (grey.astype(np.float32), self.box, self.calibration)
+
     def look_again(self, seats: Collection[Seat], looks: int = 2) -> None:
         """Give the still zones of ``seats`` at least ``looks`` more fresh looks, as after an
         unsure reading: what the game expects of their cards has changed (a lead not read was
@@ -559,10 +654,13 @@ class ChangeGate:
         self.card_masks = {}
         if self.previous is None:
             return detections
+        if self._candidate is not None and len(detections) and not self._candidate[2]:
+            self._candidate = (*self._candidate[:2], True)
         if self.empty_thumb is None and len(seats) == len(SEATS) and not len(detections):
-            self.empty_thumb = self.previous.copy()
-            self.empty_steps = 0 if self.view is None else _sharp_steps(self.view,
-                                                                         2 * self.pixel_change)
+            if self._views <= 1:  # the first view of the table: taken as it is
+                self._learn_empty(self.previous)
+            else:  # (a new view read while a hand sweeps a trick shows no card either)
+                self._bare_moment(self.previous)
         masks: dict[Seat, np.ndarray] = {}
         for quad, seat in zip(detections.quads, detections.seats):
             if seat is None:

@@ -9,7 +9,7 @@ import pytest
 
 from referee.seats import SEATS, Seat
 from vision.detections import CardDetections
-from vision.motion import Action, ChangeGate
+from vision.motion import BARE_FRAMES, Action, ChangeGate
 from vision.table import from_corners
 
 SIZE = (640, 480)
@@ -296,9 +296,7 @@ def test_the_empty_tables_look_is_carried_to_a_new_view_of_the_table():
     for _ in range(2):
         gate.plan(_grain(CALIBRATION, card), CALIBRATION)
     assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
-    turn = cv2.getRotationMatrix2D((320.0, 240.0), 1.5, 1.0)
-    corners = np.array([(120, 40), (520, 40), (520, 440), (120, 440)], float)
-    knocked = from_corners(corners @ turn[:, :2].T + turn[:, 2] + (13, -9), SIZE)
+    knocked = _knocked()
     for _ in range(2):
         gate.plan(_grain(knocked, card), knocked)
     assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
@@ -307,24 +305,50 @@ def test_the_empty_tables_look_is_carried_to_a_new_view_of_the_table():
     assert gate.empty_zones() == frozenset(SEATS)
 
 
-def test_a_busy_cloths_empty_look_is_forgotten_at_a_new_view():
-    """A grain too fine for every eighth pixel to follow is not carried to a new view of the
-    table (each pixel's neighbours differ more than ``pixel_change``): no zone looks empty,
-    as before the empty table's look was carried at all, rather than every zone looking
-    empty for want of a pixel to judge."""
+def _knocked(shift: tuple[float, float] = (13, -9), turn_deg: float = 1.5):  # noqa: ANN202
+    """The calibration of the test table turned by ``turn_deg`` and shifted in the picture."""
+    turn = cv2.getRotationMatrix2D((320.0, 240.0), turn_deg, 1.0)
+    corners = np.array([(120, 40), (520, 40), (520, 440), (120, 440)], float)
+    return from_corners(corners @ turn[:, :2].T + turn[:, 2] + shift, SIZE)
+
+
+def test_a_busy_cloths_empty_look_is_carried_from_the_full_picture():
+    """A grain too fine for every eighth pixel to follow (each pixel's neighbours on the
+    thumbnail differ more than ``pixel_change``) still moves with the table: the empty look
+    is carried from the picture it was learnt from, at full size, not from its thumbnail."""
     gate = ChangeGate(max_wait=100)
     plan = gate.plan(_grain(CALIBRATION, fine=8.0), CALIBRATION)
     gate.remember(CardDetections(), plan.read)
-    card = seat_one_spot(50)
-    turn = cv2.getRotationMatrix2D((320.0, 240.0), 1.5, 1.0)
-    corners = np.array([(120, 40), (520, 40), (520, 440), (120, 440)], float)
-    knocked = from_corners(corners @ turn[:, :2].T + turn[:, 2] + (13, -9), SIZE)
+    thumb = gate.empty_thumb
+    assert np.count_nonzero(np.abs(np.diff(thumb, axis=1)) > gate.pixel_change) \
+        > thumb.size // 4  # (busy on the thumbnail)
+    card, knocked = seat_one_spot(50), _knocked()
     for _ in range(2):
         gate.plan(_grain(knocked, card, fine=8.0), knocked)
-    assert gate.empty_thumb is None and gate.empty_zones() == frozenset()
+    assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
     for _ in range(2):
         gate.plan(_grain(knocked, fine=8.0), knocked)
-    assert gate.empty_zones() == frozenset()
+    assert gate.empty_zones() == frozenset(SEATS)
+
+
+def test_an_empty_look_that_does_not_reach_a_new_view_is_forgotten():
+    """The empty table learnt while its left part lay outside the picture, then the camera
+    turned back to show it all: the old picture does not show over a tenth of a zone, so
+    its look is forgotten (no zone looks empty) until it is learnt again; not from the
+    new view's first reading, though it finds no card, as the first view's is: a hand
+    sweeping a trick there hides the cards. A smaller part not shown is not judged."""
+    for shift, forgotten in ((-160, True), (-110, False)):
+        gate = ChangeGate(max_wait=100)
+        off = _knocked((shift, 0), 0.0)
+        plan = gate.plan(_grain(off), off)
+        gate.remember(CardDetections(), plan.read)
+        plan = gate.plan(_grain(CALIBRATION, (250.0, 250.0)), CALIBRATION)
+        gate.remember(CardDetections(), plan.read)  # (every zone read afresh)
+        assert plan.read == frozenset(SEATS)
+        assert (gate.empty_thumb is None) == forgotten
+        gate.plan(_grain(CALIBRATION), CALIBRATION)
+        gate.plan(_grain(CALIBRATION), CALIBRATION)
+        assert gate.empty_zones() == (frozenset() if forgotten else frozenset(SEATS))
 
 
 @pytest.mark.parametrize("light", [0.65, 1.4])
@@ -414,6 +438,92 @@ def test_a_table_first_seen_with_a_card_on_it_gives_no_empty_zones():
     gate.remember(card_read_at(card), plan.read)
     gate.plan(table(), CALIBRATION)
     assert gate.empty_zones() == frozenset()
+
+
+def _frames_to_bare(gate: ChangeGate, frames) -> int | None:  # noqa: ANN001
+    """Plan ``frames`` (reading nothing in the zones read), and the frame on which the
+    gate first knows the empty table's look (None: never)."""
+    for n, picture in enumerate(frames):
+        plan = gate.plan(picture, CALIBRATION)
+        if plan.action is Action.READ:
+            gate.remember(CardDetections(), plan.read)
+        if gate.empty_thumb is not None:
+            return n
+    return None
+
+
+def _first_seen_with_a_card(gate: ChangeGate) -> tuple[float, float]:
+    """The table first seen with a card in seat 1's zone, read: the card's spot."""
+    card = seat_one_spot(50)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(card_read_at(card), plan.read)
+    return card
+
+
+def _card_played_and_taken(gate: ChangeGate, card: tuple[float, float]) -> None:
+    """A card put down in seat 1's zone, read, and taken away again."""
+    for _ in range(2):
+        plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(card_read_at(card), plan.read)
+    gate.plan(table(), CALIBRATION)
+
+
+def test_the_empty_look_is_learnt_from_two_bare_moments_alike_with_a_card_between():
+    """The table first seen with a card on it: no zone is read again until something comes
+    to rest in it. Its look is learnt once it has been bare (every zone's reading bare and
+    standing, nothing changing for ``BARE_FRAMES`` frames) twice, looking the same, with a
+    card read in between (a hand passing over the table is not enough): at the second such
+    moment."""
+    gate = ChangeGate(max_wait=100, confirm_after=0)
+    card = _first_seen_with_a_card(gate)
+    assert _frames_to_bare(gate, [table()] * 30) is None  # one long moment is not two
+    passing = [table((150.0 + 40 * n, 250.0)) for n in range(4)]
+    assert _frames_to_bare(gate, passing + [table()] * 30) is None  # nor a hand between
+    _card_played_and_taken(gate, card)
+    # (its zone read bare on the first frame, then ``BARE_FRAMES`` frames alike)
+    assert _frames_to_bare(gate, [table()] * 30) == BARE_FRAMES
+    assert gate.empty_zones() == frozenset(SEATS)
+    gate.plan(table(card), CALIBRATION)  # put down again: its zone no longer looks empty
+    gate.plan(table(card), CALIBRATION)
+    assert gate.empty_zones() == frozenset(SEATS) - {Seat(1)}
+
+
+@pytest.mark.parametrize("at_first", [True, False], ids=["first moment", "second moment"])
+def test_something_in_the_middle_at_one_bare_moment_is_not_learnt_as_the_table(at_first):
+    """A hand paused over the middle (sweeping a trick), or a card lying there astray, at one
+    of two bare moments: the two do not look alike, and nothing is learnt until two moments
+    running look alike, both without it (each compared with the one before it only)."""
+    gate = ChangeGate(max_wait=100, confirm_after=0)
+    card = _first_seen_with_a_card(gate)
+    middle = (250.0, 250.0)
+    thing = [table(middle)] * 10
+    assert _frames_to_bare(gate, thing if at_first else [table()] * 10) is None
+    _card_played_and_taken(gate, card)
+    assert _frames_to_bare(gate, [table()] * 10 if at_first else thing) is None
+    moments = 2
+    while gate.empty_thumb is None and moments < 6:
+        _card_played_and_taken(gate, card)
+        _frames_to_bare(gate, [table()] * 10)
+        moments += 1
+    assert moments == (3 if at_first else 4)
+    assert np.abs(gate.empty_thumb - gate.thumb(table())).max() == 0
+
+
+def test_no_empty_look_is_learnt_while_a_zone_holds_a_card_or_a_hand_moves():
+    """Seat 1's card taken away is no sign of an empty table while seat 3's reading holds a
+    card, nor while a hand keeps moving over seat 3's zone (unread all the while)."""
+    gate = ChangeGate(max_wait=100, confirm_after=0)  # (no second look at seat 3's card)
+    card, other = seat_one_spot(50), CALIBRATION.layout.zone(Seat(3)).centre
+    both = CardDetections.joined([card_read_at(card), card_read_at(other)])
+    both.seats[1] = Seat(3)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(both, plan.read)
+    assert _frames_to_bare(gate, [table()] * 30) is None
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(table(card), CALIBRATION)
+    gate.remember(card_read_at(card), plan.read)
+    hands = [table((other[0] + (-40 if n % 2 else 40), other[1])) for n in range(30)]
+    assert _frames_to_bare(gate, hands) is None
 
 
 def test_a_zone_read_empty_that_does_not_look_it_is_unread_and_looked_at_once_more_widely():
