@@ -277,8 +277,14 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def _marker_detector() -> cv2.aruco.ArucoDetector:
+    parameters = cv2.aruco.DetectorParameters()
+    # each of a marker's cells read from 8x8 pixels of its squared-up picture, not OpenCV's
+    # 4x4: a small, soft, dim marker (the far ones of a 640x480 camera looking from low down
+    # at a red felt, some 20 pixels wide: game 2551 of the studio's lift set) is otherwise
+    # misread, and with two of four markers the table is not found at all
+    parameters.perspectiveRemovePixelPerCell = 8
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY),
-                                   cv2.aruco.DetectorParameters())
+                                   parameters)
 
 
 def _markers_in(gray: np.ndarray, detector: cv2.aruco.ArucoDetector,
