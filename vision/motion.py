@@ -167,7 +167,8 @@ class ChangeGate:
         self.detections = CardDetections()
         self.card_masks: dict[Seat, tuple[np.ndarray, int]] = {}  # its cards as last read
         # the thumbnail when the table was first known bare: every zone read at once with no
-        # card on it (``remember``), or each read so and all unchanged for ``BARE_FRAMES``
+        # card on it on the first view (``remember``), or at two bare moments alike
+        # (``_wait_for_bare``); carried to each new view (``_carried``)
         self.empty_thumb: np.ndarray | None = None
         # the thumbnail the table has looked like, every zone's reading bare, since how many
         # frames (``_wait_for_bare``)
@@ -504,11 +505,7 @@ class ChangeGate:
         empty = self.empty_thumb
         if self._gain_of[0] is thumb and self._gain_of[1] is empty:
             return self._gain_of[2]  # (each frame's thumbnail is judged more than once)
-        lit = np.flatnonzero(empty > LIGHT_DARKEST)[::3]  # (which leaves out what is UNSEEN)
-        gain = None
-        if len(lit) >= empty.size // 12:
-            gain = float(np.median(thumb.ravel().take(lit) / empty.ravel().take(lit)))
-            gain = None if abs(gain - 1) <= LIGHT_STEADY else gain
+        gain = _light_ratio(thumb, empty)
         self._gain_of = (thumb, empty, gain)
         return gain
 
@@ -583,11 +580,7 @@ class ChangeGate:
         if before is not None and before[1] is self.calibration and before[2] \
                 and before[0].shape == thumb.shape:
             old = before[0]
-            lit = np.flatnonzero(old > LIGHT_DARKEST)[::3]
-            gain = float(np.median(thumb.ravel().take(lit) / old.ravel().take(lit))) \
-                if len(lit) else 1.0
-            if abs(gain - 1) <= LIGHT_STEADY:
-                gain = 1.0
+            gain = _light_ratio(thumb, old) or 1.0
             if not self._differs_on_table(np.abs(thumb - gain * old) > self.pixel_change):
                 self._candidate = None
                 self._learn_empty(thumb)
@@ -670,6 +663,18 @@ class ChangeGate:
         self.card_masks = {seat: self._region(cv2.dilate(mask, np.ones((3, 3), np.uint8)))
                            for seat, mask in masks.items()}
         return detections
+
+
+def _light_ratio(thumb: np.ndarray, reference: np.ndarray) -> float | None:
+    """How much brighter ``thumb`` is than ``reference`` (a thumbnail of the same table): the
+    middle ratio of the pixels lit on ``reference`` (cards and hands cover fewer than half of
+    them; ``UNSEEN`` ones are left out), or None where it is within ``LIGHT_STEADY`` of 1 or
+    too few are lit to tell."""
+    lit = np.flatnonzero(reference > LIGHT_DARKEST)[::3]
+    if len(lit) < reference.size // 12:
+        return None
+    gain = float(np.median(thumb.ravel().take(lit) / reference.ravel().take(lit)))
+    return None if abs(gain - 1) <= LIGHT_STEADY else gain
 
 
 def _square_mm2(corners: list[tuple[float, float]]) -> float:
