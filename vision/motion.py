@@ -251,22 +251,16 @@ class ChangeGate:
 
     def _carried(self, picture: tuple | None, now: Calibration,
                  shape: tuple[int, ...]) -> np.ndarray | None:
-        """The empty table's look (learnt from ``picture``, ``empty_picture``) as the
-        thumbnail of ``self.box`` shows it with the table where ``now`` sees it (a camera
-        knocked, or the markers found a little otherwise): the table's own look moves with
-        it. Where the old picture did not show it, it is ``UNSEEN``, not judged. None (the
-        empty table forgotten, to be learnt again) where that leaves more than
-        ``MOST_UNSEEN`` of a zone unjudged."""
+        """The empty table's look, from the full-size picture it was learnt from
+        (``empty_picture``), sampled where the thumbnail of ``self.box`` (of ``shape``)
+        samples the table as ``now`` sees it (a camera knocked, or the markers found a
+        little otherwise): each pixel from the picture itself, not from every eighth of it,
+        so even a cloth too busy for the thumbnail moves with the table. Where the old
+        picture did not reach, it is ``UNSEEN``, not judged. None (the empty table
+        forgotten, to be learnt again) without a picture, or where more than
+        ``MOST_UNSEEN`` of a zone is unjudged."""
         if picture is None:
             return None
-        return self._enough_seen(self._carried_picture(picture, now, (shape[1], shape[0])))
-
-    def _carried_picture(self, picture: tuple, now: Calibration,
-                         size: tuple[int, int]) -> np.ndarray:
-        """The empty table's full-size picture (``empty_picture``) sampled where the
-        thumbnail of ``self.box`` samples the table as ``now`` sees it: each pixel from the
-        picture itself, not from every eighth of it, so even a cloth too busy for the
-        thumbnail moves with the table. ``UNSEEN`` where the old picture did not reach."""
         grey, box, seen_by = picture
         s = self.step
         thumb_to_picture = np.array([[s, 0, self.box[1].start + s // 2],
@@ -275,19 +269,14 @@ class ChangeGate:
                                    np.float64)
         to_old = picture_to_part @ seen_by.to_image_matrix @ now.to_table_matrix \
             @ thumb_to_picture
-        carried = cv2.warpPerspective(grey, to_old, size,
+        carried = cv2.warpPerspective(grey, to_old, (shape[1], shape[0]),
                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                       borderMode=cv2.BORDER_CONSTANT, borderValue=float(UNSEEN))
-        carried[carried < 0] = UNSEEN
-        return carried
-
-    def _enough_seen(self, carried: np.ndarray) -> np.ndarray | None:
-        """``carried`` as the empty table's look, or None where more than ``MOST_UNSEEN`` of
-        a zone is ``UNSEEN``."""
-        unseen = carried == UNSEEN
+        unseen = carried < 0
         if any(unseen.ravel().take(pixels).mean() > MOST_UNSEEN
                for pixels, _ in self.masks.values()):
             return None
+        carried[unseen] = UNSEEN
         return np.round(carried).astype(np.int16)
 
     def _table_mask(self, calibration: Calibration, corners: list[tuple[float, float]],

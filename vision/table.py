@@ -310,18 +310,27 @@ def markers_near(image: np.ndarray, calibration: Calibration) -> dict[int, np.nd
     found: dict[int, np.ndarray] = {}
     for marker_id, square in calibration.layout.marker_squares().items():
         corners = calibration.to_image(np.array(square, float))
-        if not np.isfinite(corners).all():
+        box = _box_around(corners, float(np.linalg.norm(corners[2] - corners[0])),
+                          (width, height), 8) if np.isfinite(corners).all() else None
+        if box is None:
             continue
-        spare = float(np.linalg.norm(corners[2] - corners[0]))
-        (x0, y0), (x1, y1) = corners.min(axis=0) - spare, corners.max(axis=0) + spare
-        x0, y0 = max(0, int(x0)), max(0, int(y0))
-        x1, y1 = min(width, int(np.ceil(x1))), min(height, int(np.ceil(y1)))
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            continue
-        patch = image[y0:y1, x0:x1]
+        patch = image[box]
         gray = patch if patch.ndim == 2 else cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-        found.update(_markers_in(gray, detector, (x0, y0), (marker_id,)))
+        found.update(_markers_in(gray, detector, (box[1].start, box[0].start), (marker_id,)))
     return found
+
+
+def _box_around(corners: np.ndarray, spare: float, size: tuple[int, int],
+                least: int) -> tuple[slice, slice] | None:
+    """The part of a picture of ``size`` (width, height) holding the picture points
+    ``corners`` with ``spare`` pixels all round (rows, columns), or None where it is under
+    ``least`` pixels either way once cut to the picture."""
+    (x0, y0), (x1, y1) = corners.min(axis=0) - spare, corners.max(axis=0) + spare
+    x0, y0 = max(0, int(x0)), max(0, int(y0))
+    x1, y1 = min(size[0], int(np.ceil(x1))), min(size[1], int(np.ceil(y1)))
+    if x1 - x0 < least or y1 - y0 < least:
+        return None
+    return slice(y0, y1), slice(x0, x1)
 
 
 def from_markers(image: np.ndarray, layout: TableLayout = TableLayout(), dealer: Seat = Seat(2),
@@ -573,17 +582,14 @@ def marker_boxes(calibration: Calibration) -> list[tuple[slice, slice]]:
     """Where in the picture each marker's neighbourhood lies (rows, columns), as the
     calibration sees it: a box around the marker's square grown by ``MARKER_MARGIN``, cut to
     the picture (markers wholly outside it are left out)."""
-    width, height = calibration.image_size
     boxes = []
     for square in calibration.layout.marker_squares().values():
         corners = np.array(square, np.float64)
         middle = corners.mean(axis=0)
         grown = middle + (corners - middle) * (1 + 2 * MARKER_MARGIN)
-        x, y = calibration.to_image(grown).T
-        x0, x1 = max(int(x.min()), 0), min(int(math.ceil(x.max())), width)
-        y0, y1 = max(int(y.min()), 0), min(int(math.ceil(y.max())), height)
-        if x1 - x0 >= 4 and y1 - y0 >= 4:
-            boxes.append((slice(y0, y1), slice(x0, x1)))
+        box = _box_around(calibration.to_image(grown), 0.0, calibration.image_size, 4)
+        if box is not None:
+            boxes.append(box)
     return boxes
 
 
