@@ -89,6 +89,12 @@ BRISK = Timing(carry=4, withdraw=3, between=2, trump_shown=8, before_sweep=4, ga
                pull=5, tail=4)
 
 
+def _eased(start: np.ndarray, end: np.ndarray, frames: int) -> Iterator[tuple[int, np.ndarray]]:
+    """Frame by frame (1 to ``frames``), the way from ``start`` to ``end`` (``_ease_out``)."""
+    for k in range(1, frames + 1):
+        yield k, start + (end - start) * _ease_out(k / frames)
+
+
 def _ease_out(t: float) -> float:
     return 1 - (1 - t) ** 3
 
@@ -307,9 +313,7 @@ class Choreographer:
         far = self.knocks.uniform(*NUDGE_MM)
         end = np.array([far * math.cos(heading), far * math.sin(heading),
                         self.knocks.uniform(-NUDGE_TURN_DEG, NUDGE_TURN_DEG)])
-        start = np.array(self.bump)
-        for k in range(1, NUDGE_FRAMES + 1):
-            at = start + (end - start) * _ease_out(k / NUDGE_FRAMES)
+        for k, at in _eased(np.array(self.bump), end, NUDGE_FRAMES):
             self.bump = (float(at[0]), float(at[1]), float(at[2]))
             truth = [] if k < NUDGE_FRAMES else [{
                 "event": "camera_nudged", "shift_mm": [round(self.bump[0], 1),
@@ -325,9 +329,7 @@ class Choreographer:
         low, high = LAMP_DARKER if self.lamps.random() < 0.5 else LAMP_BRIGHTER
         end = np.array([self.lamps.uniform(low, high)]
                        + list(1 + self.lamps.uniform(-LAMP_TINT, LAMP_TINT, 3)))
-        start = np.array([self.lighting[0], *self.lighting[1]])
-        for k in range(1, LAMP_FRAMES + 1):
-            at = start + (end - start) * _ease_out(k / LAMP_FRAMES)
+        for k, at in _eased(np.array([self.lighting[0], *self.lighting[1]]), end, LAMP_FRAMES):
             self.lighting = (float(at[0]), (float(at[1]), float(at[2]), float(at[3])))
             truth = [] if k < LAMP_FRAMES else [{
                 "event": "light_changed", "exposure": round(self.lighting[0], 3),
