@@ -618,7 +618,8 @@ def _agrees(old: Calibration, new: Calibration, tolerance_px: float = 3.0) -> bo
     different markers of one still table can differ by more than ``_moved`` allows at the
     table's corners: small, soft, far markers are found to a pixel or two, and a fit to
     three of them bends more than one to four (game 2551 of the studio's 640x480 lift set:
-    4.5 px, against at most 2.5 px at any marker)."""
+    4.5 px, where no corner of a marker found lay more than 2.5 px off either way). ``new``
+    is fitted to markers, four points each."""
     found = new.image_points.reshape(-1, 4, 2)
     there = old.to_image(new.table_points).reshape(-1, 4, 2)
     return bool((np.linalg.norm(found - there, axis=2).mean(axis=1) <= tolerance_px).all())
