@@ -372,6 +372,28 @@ def test_a_zone_still_looks_empty_under_a_light_that_changed(light):
     assert gate.empty_zones() == frozenset(SEATS)
 
 
+def test_the_light_is_judged_against_the_empty_look_in_use():
+    """How bright the table is against its empty look is judged against the look in use:
+    learnt again under a dimmer light, the table at that light has not changed."""
+    gate = ChangeGate(max_wait=100)
+    plan = gate.plan(_grain(CALIBRATION), CALIBRATION)
+    gate.remember(CardDetections(), plan.read)
+    assert gate._light_gain(gate.previous) is None
+    gate.plan(np.clip(_grain(CALIBRATION) * 0.6, 0, 255).astype(np.uint8), CALIBRATION)
+    assert gate._light_gain(gate.previous) == pytest.approx(0.6, abs=0.03)
+    gate._learn_empty(gate.previous)
+    assert gate._light_gain(gate.previous) is None
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 800, 801])
+def test_the_middle_value_is_numpys_median(size):
+    from vision.motion import _middle
+
+    values = np.random.default_rng(size).random(size).astype(np.float32)
+    values[: size // 3] = values[-1]  # (ties)
+    assert _middle(values) == float(np.median(values))
+
+
 def test_one_frame_that_looks_like_the_empty_table_empties_no_zone():
     """A hand right before the camera can fill one frame with a colour whose grey is the
     table's: the cards on the table do not look gone for that."""
