@@ -662,7 +662,7 @@ def _lit_pixels(reference: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     ones are left out), as indices into it flattened, with their values: what ``_light_ratio``
     compares a thumbnail with. None where too few are lit to tell."""
     lit = np.flatnonzero(reference > LIGHT_DARKEST)[::3]
-    if len(lit) < reference.size // 12:
+    if not len(lit) or len(lit) < reference.size // 12:  # (none: a thumbnail of a few pixels)
         return None
     return lit, reference.ravel().take(lit)
 
