@@ -59,7 +59,8 @@ def track_event_to_dict(event: TrackEvent) -> dict[str, Any]:
         return {"type": "landed", "seat": event.seat.number, "card": event.card,
                 "confidence": round(event.confidence, 4), "frame": event.frame,
                 "quad": [[round(x, 1), round(y, 1)] for x, y in event.quad],
-                "looks": event.looks, "odds": [list(o) for o in event.odds]}
+                "looks": event.looks, "odds": [list(o) for o in event.odds],
+                **({} if event.since is None else {"since": event.since})}
     if isinstance(event, CardConfirmed):
         return {"type": "confirmed", "seat": event.seat.number, "card": event.card,
                 "confidence": round(event.confidence, 4), "frame": event.frame}
@@ -78,7 +79,8 @@ def track_event_from_dict(data: dict[str, Any]) -> TrackEvent:
         return CardLanded(seat, str(data["card"]), float(data["confidence"]),
                           int(data["frame"]), tuple(tuple(p) for p in data.get("quad", [])),
                           int(data.get("looks", 1)),
-                          tuple((str(c), float(p)) for c, p in data.get("odds", [])))
+                          tuple((str(c), float(p)) for c, p in data.get("odds", [])),
+                          None if data.get("since") is None else int(data["since"]))
     if data["type"] == "confirmed":
         return CardConfirmed(seat, str(data["card"]), float(data["confidence"]),
                              int(data["frame"]))

@@ -42,6 +42,9 @@ class CardLanded:
     # the classifier's likeliest cards, averaged over those reads (``_mean_odds``): should a
     # surer reading later show this one wrong, they weigh what the card may have been
     odds: tuple[tuple[str, float], ...] = ()
+    # the frame the card was first seen lying in its zone, unread until it landed (None: not
+    # known, as in an events log written before it was kept)
+    since: int | None = None
 
 
 @dataclass(frozen=True)
@@ -238,8 +241,9 @@ class ZoneTracker:
         confidence = float(np.median([s.confidence for s in agreeing]))
         quad = tuple((float(x), float(y)) for x, y in agreeing[-1].quad)
         self.looks = [s.confidence for s in agreeing if s.fresh]
+        since = frame if self.unread_from is None else self.unread_from
         events.append(CardLanded(self.seat, card, confidence, frame, quad,
-                                 max(1, len(self.looks)), _mean_odds(agreeing)))
+                                 max(1, len(self.looks)), _mean_odds(agreeing), since))
         return events
 
     def update(self, seen: _Seen | None, frame: int, looks_empty: bool = False,
