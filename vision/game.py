@@ -1257,8 +1257,10 @@ class TableReferee:
         doubts = self._doubt_waiting()
         pending = tuple(f"{e.seat.number}:{c}" for e, c in self._not_taken())
         # the plays that waited behind the card never read were played all the same
+        waited = self._waiting + self._held()
         late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2, odds=_odds_of(e))
-                for e, c in self._waiting + self._held()]
+                for e, c in waited]
+        round_ = self.referee.round
         unread = self._unread_on_two_looks()
         self._dropped.append(self._cards_short())
         if self._dropped[-1] is not None:
@@ -1273,6 +1275,10 @@ class TableReferee:
         self._trick_over()
         said = doubts + self._settle(self.referee.abandon_trick(pending, late, unread,
                                                                 misread))
+        # those the referee took as played in this round are taken (``Referee._take_late``),
+        # like the plays the trick had taken before it was dropped
+        self.taken += [e for e, c in waited
+                       if (self.referee.first_reading(c) or (0, 0.0))[0] == round_]
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER

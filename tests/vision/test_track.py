@@ -2092,3 +2092,14 @@ def test_the_frame_a_landed_card_was_first_seen_survives_the_event_log():
     # a tracker's landing carries the frame the card was first seen, unread, in its zone
     events = run([{}] * 3 + [{1: ("AH", 0.6, True)}] * 4 + [{1: ("AH", 0.99, True)}] * 6)
     assert [(n, e.since) for n, e in events if isinstance(e, CardLanded)] == [(9, 3)]
+
+
+def test_a_play_that_waited_behind_a_card_never_read_counts_as_taken_when_its_trick_drops():
+    # round 3: seat 1's 4S is never read, so seat 2's 3S waits behind it; the trick is
+    # dropped at the sweep, and the 3S, played all the same (``Referee._take_late``), is
+    # among the plays taken, which is what the truth check counts
+    table, said = referee_over(_game1_tricks({(1, "4S")}))
+    assert [a.round for a in said if a.kind == "trick_missed"] == [3]
+    taken = [(e.seat.number, e.card) for e in table.taken]
+    assert (2, "3S") in taken and (1, "4S") not in taken
+    assert len(taken) == 39 and len(set(taken)) == 39
