@@ -154,6 +154,8 @@ class Referee:
         self.round = 1
         self.leader: Seat | None = order.first_leader
         self.missed: list[int] = []  # rounds swept away unread (see ``abandon_trick``)
+        # the plays of the last trick dropped that were taken late (``_take_late``)
+        self.late_taken: list[CardPlayed] = []
         # whether who led the trick in progress is known: not after a dropped trick, until a
         # lead is seen coming down ``alone``; a trick led by a guess is won by a guess too
         self._lead_known = True
@@ -581,6 +583,7 @@ class Referee:
             raise RefereeStateError("no trick in progress to abandon")
         self._forget([p for p in self.plays if p.seat in misread])
         said: list[Announcement] = []
+        self.late_taken = []
         for event in late:
             said += self._take_late(event)
         for seat, odds in unread:
@@ -669,7 +672,7 @@ class Referee:
         revoke. Read surely enough, it proves what any play would (a card played twice, a
         revoke of an earlier round). Who played it comes from its zone, not from its turn,
         so the card never read changes none of this."""
-        seat, card = event.seat, event.card
+        seat, card, late = event.seat, event.card, event
         if event.confidence < self.min_confidence or not card.is_sueca \
                 or any(p.seat == seat for p in self.plays):
             return []
@@ -678,6 +681,7 @@ class Referee:
         if (cheats and not self._proves(event, cheats)) or (card in self._played and (
                 event.confidence < self.accuse_confidence or not event.confirmed)):
             return []  # no proof, or read as a card already played: nothing is learnt from it
+        self.late_taken.append(late)
         said = self._take(event, cheats)
         if self.plays:  # (a trump on that lead cuts, whatever the card never read was)
             said += self._off_the_lead(seat, card, event)

@@ -1260,7 +1260,6 @@ class TableReferee:
         waited = self._waiting + self._held()
         late = [CardPlayed(e.seat, c, e.confidence, e.looks >= 2, odds=_odds_of(e))
                 for e, c in waited]
-        round_ = self.referee.round
         unread = self._unread_on_two_looks()
         self._dropped.append(self._cards_short())
         if self._dropped[-1] is not None:
@@ -1275,10 +1274,10 @@ class TableReferee:
         self._trick_over()
         said = doubts + self._settle(self.referee.abandon_trick(pending, late, unread,
                                                                 misread))
-        # those the referee took as played in this round are taken (``Referee._take_late``),
-        # like the plays the trick had taken before it was dropped
-        self.taken += [e for e, c in waited
-                       if (self.referee.first_reading(c) or (0, 0.0))[0] == round_]
+        # those the referee took as played (``Referee._take_late``) are taken, like the
+        # plays the trick had taken before it was dropped
+        took = {id(play) for play in self.referee.late_taken}
+        self.taken += [e for (e, _), play in zip(waited, late) if id(play) in took]
         for a in said:
             if isinstance(a, GameOver):
                 self.phase = Phase.DEAL_OVER

@@ -393,6 +393,16 @@ def test_a_late_play_counts_as_played():
     assert [type(a) for a in said] == [CardAlreadyPlayed] and said[0].first_round == 1
 
 
+def test_the_late_plays_taken_are_listed():
+    # seat 3's 2S is taken as played; seat 4's 4H, read under min_confidence, is not, nor is
+    # a card read unsurely as one already played (the AS, seat 1's lead)
+    taken = play(3, "2S")
+    late = [taken, CardPlayed(Seat(4), Card.parse("4H"), 0.5)]
+    assert _dropped_with_late_plays(late).late_taken == [taken]
+    again = CardPlayed(Seat(4), Card.parse("AS"), 0.9)
+    assert _dropped_with_late_plays([taken, again]).late_taken == [taken]
+
+
 def test_a_late_play_can_prove_a_revoke_itself():
     referee = start(min_confidence=0.8, accuse_confidence=0.98)
     for seat, card in [(1, "AS"), (2, "6H"), (3, "2S"), (4, "3S")]:  # seat 2 fails spades
