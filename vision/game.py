@@ -223,7 +223,7 @@ class TableReferee:
         self._pending: list[Announcement] = []
         self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
         # the zones where a card lies unread, read whole at least once, and the frame it was
-        # first seen lying there (``Tracker.unread_odds``), as of this frame
+        # first seen lying there (``Tracker.unread_odds``; kept while the zone stays unread)
         self._unread_since: dict[Seat, int] = {}
         # plays that would prove cheating, waiting for a second look (see ``_feed_play``)
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
@@ -837,8 +837,9 @@ class TableReferee:
         return self._feed_play(event, card) + self._play_waiting()
 
     def _laid_after_another(self, event: CardLanded) -> bool:
-        """Whether another zone holds a card, not read surely yet, first seen lying there
-        before ``event``'s card was (a card never read whole says nothing of when it came)."""
+        """Whether, with no play of the trick taken yet, another zone holds a card not read
+        surely yet that was first seen lying there before ``event``'s card was (a card never
+        read whole says nothing of when it came)."""
         return (self.phase is Phase.PLAYING and not self.referee.plays
                 and event.since is not None
                 and any(seat != event.seat and since < event.since
