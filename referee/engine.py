@@ -574,7 +574,8 @@ class Referee:
         winner, where that is known all the same: ``_sure_winner``).
         ``also_seen``: plays read but not yet taken, for the announcement. ``late``: those
         of them that waited only for an earlier seat's card, never read (see
-        ``_take_late``). ``unread``: the cards never read of seats that played none that
+        ``_take_late``; those it takes as played are listed in ``late_taken`` until the next
+        trick is dropped). ``unread``: the cards never read of seats that played none that
         was, each with the reader's odds on two looks or more (see ``_failed_unread``).
         ``misread``: seats whose play taken in this trick a sure reading elsewhere has shown
         wrong (``_forget``).
