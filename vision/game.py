@@ -222,9 +222,6 @@ class TableReferee:
         self.phase = Phase.WAIT_TRUMP
         self._pending: list[Announcement] = []
         self._waiting: list[tuple[CardLanded, Card]] = []  # early plays (see ``_play``)
-        # the zones where a card lies unread, read whole at least once, and the frame it was
-        # first seen lying there (``Tracker.unread_odds``; kept while the zone stays unread)
-        self._unread_since: dict[Seat, int] = {}
         # plays that would prove cheating, waiting for a second look (see ``_feed_play``)
         self._unconfirmed: dict[Seat, tuple[CardLanded, Card]] = {}
         # cards read in two places, neither surely: only a sure reading takes either
@@ -332,12 +329,6 @@ class TableReferee:
                                       if (looks or {}).get(seat, (None, 0))[1] >= 2},
                    lambda before, since, _: before[0] == since and before[1] is not None)
         self._view = (holding, empty)
-        # (kept while the zone stays unread: a look that does not read the card whole gives
-        # no odds for a frame or two)
-        read_since = {seat: since for seat, (since, _) in (odds or {}).items()}
-        self._unread_since = {seat: read_since.get(seat, self._unread_since.get(seat))
-                              for seat in unread
-                              if seat in read_since or seat in self._unread_since}
         if self.phase is Phase.WAIT_TRUMP:
             self._watch_dealer(unread, empty)
         if self.phase in (Phase.TRUMP_SHOWN, Phase.PLAYING):
@@ -826,7 +817,7 @@ class TableReferee:
             # never settled.)
             self._waiting.append((event, card))
             return []
-        if to_play is None and self._laid_after_another(event):
+        if to_play is None and self._laid_after_another(event, unread):
             # Anybody's lead (after a dropped trick), but another zone holds a card laid
             # before this one, read unsurely so far: that card led, and this one follows it.
             # It waits for the lead to be read; taken as the lead, it gave the trick to the
@@ -836,14 +827,16 @@ class TableReferee:
             return []
         return self._feed_play(event, card) + self._play_waiting()
 
-    def _laid_after_another(self, event: CardLanded) -> bool:
+    def _laid_after_another(self, event: CardLanded, unread: frozenset[Seat]) -> bool:
         """Whether, with no play of the trick taken yet, another zone holds a card not read
-        surely yet that was first seen lying there before ``event``'s card was (a card never
-        read whole says nothing of when it came)."""
+        surely yet (``unread``) that was first seen lying there before ``event``'s card was,
+        as ``_gap_odds`` keeps it from the looks that read it whole (a look that does not
+        gives no odds for a frame or two; a card never read whole says nothing of when it
+        came)."""
         return (self.phase is Phase.PLAYING and not self.referee.plays
                 and event.since is not None
-                and any(seat != event.seat and since < event.since
-                        for seat, since in self._unread_since.items()))
+                and any(seat != event.seat and seat in unread and since < event.since
+                        for seat, (since, _) in self._gap_odds.items()))
 
     def _holds_earlier_card(self, seat: Seat) -> bool:
         """Whether ``seat``'s zone does not look as it did empty and the tracker holds there a

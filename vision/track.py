@@ -386,16 +386,14 @@ class Tracker:
                 for seat in self.zones})
         best = self._last[2]
         swept = set(self.zones) <= set(empty)
-        by_zone: list[tuple[int, list[TrackEvent]]] = []
+        by_zone: list[list[TrackEvent]] = []
         for seat, zone in self.zones.items():
             if seats is not None and seat not in seats:
                 if swept:
-                    by_zone.append((frame, zone.swept(frame)))
+                    by_zone.append(zone.swept(frame))
                 continue
-            # the frame the card about to land was first seen lying in the zone, unread
-            since = frame if zone.unread_from is None else zone.unread_from
-            by_zone.append((since, zone.update(best[seat], frame, swept)))
-        return [event for _, events in _in_the_order_laid(by_zone) for event in events]
+            by_zone.append(zone.update(best[seat], frame, swept))
+        return [event for events in _in_the_order_laid(by_zone) for event in events]
 
     def view_moved(self, to_new: Callable[[np.ndarray], np.ndarray]) -> None:
         """The camera moved (the table found elsewhere in the picture): where every zone's
@@ -441,23 +439,22 @@ def _point(to_new: Callable[[np.ndarray], np.ndarray],
     return float(x), float(y)
 
 
-def _in_the_order_laid(by_zone: list[tuple[int, list[TrackEvent]]],
-                       ) -> list[tuple[int, list[TrackEvent]]]:
-    """The zones' events of one frame, each zone's as a group, given in seat order with the
-    frame each landing card was first seen lying in its zone: the groups in which a card
-    lands are put in the order those cards were laid down; the others keep their places.
-    Two cards that land on the same frame were not laid on it: the one read surely only
-    after many frames (a court card of an unfamiliar design) may have lain there long before
-    the other, and the referee, told of them in seat order, called out of turn a player
-    whose card came after it (game 319 of the studio's clips, with a classifier tried in the
-    forty-sixth session: seat 2's king, there since frame 203, and seat 1's four, laid at
-    frame 233, both landed at frame 235)."""
-    landing = [k for k, (_, events) in enumerate(by_zone)
-               if any(isinstance(event, CardLanded) for event in events)]
-    if len(landing) < 2:
+def _in_the_order_laid(by_zone: list[list[TrackEvent]]) -> list[list[TrackEvent]]:
+    """The zones' events of one frame, each zone's as a group, given in seat order: the
+    groups in which a card lands are put in the order those cards were laid down (the frame
+    each was first seen lying in its zone, ``CardLanded.since``); the others keep their
+    places. Two cards that land on the same frame were not laid on it: the one read surely
+    only after many frames (a court card of an unfamiliar design) may have lain there long
+    before the other, and the referee, told of them in seat order, called out of turn a
+    player whose card came after it (game 319 of the studio's clips, with a classifier tried
+    in the forty-sixth session: seat 2's king, there since frame 203, and seat 1's four, laid
+    at frame 233, both landed at frame 235)."""
+    laid = {k: event.since for k, events in enumerate(by_zone)
+            for event in events if isinstance(event, CardLanded)}
+    if len(laid) < 2:
         return by_zone
     ordered = list(by_zone)
-    for slot, k in zip(landing, sorted(landing, key=lambda k: by_zone[k][0])):
+    for slot, k in zip(sorted(laid), sorted(laid, key=lambda k: laid[k])):
         ordered[slot] = by_zone[k]
     return ordered
 
