@@ -231,6 +231,16 @@ class Referee:
         from the first card read (the true lead may have been a card never read)."""
         return self._lead_known
 
+    def readings(self) -> tuple[float, dict[Card, tuple[float, tuple[tuple[str, float], ...]]]]:
+        """How surely the evidence of this deal was read, as a camera's referee weighs it:
+        the trump's sureness, and for each card played, how surely it was read (0: on one
+        look only, no evidence; raised since by another look or by elimination) with the
+        reader's odds where that is under ``accuse_confidence`` (empty where none were
+        given). ``vision.settlement`` weighs a revoke in doubt with them at the deal's end."""
+        return self._trump_sureness, {
+            card: (sureness, self._odds.get(card, ())) for card, (_, sureness)
+            in self._played.items()}
+
     def final_score(self) -> tuple[int, int]:
         """The score that stands: the points taken, or 120-0 against the first cheat."""
         return self.score if self.cheat is None else forfeit_score(self.cheat.offender)

@@ -203,6 +203,28 @@ class ScoreLikely(Announcement):
                 f"{100 * self.share:.1f} % of the odds")
 
 
+@dataclass(frozen=True)
+class RevokeSettled(Announcement):
+    """At the end of a deal: a revoke the plays show (``seat``'s, in ``round``) rests on cards
+    read too unsurely to accuse on one by one, but every card of the deck was played once as
+    read. A card misread would then be a card seen elsewhere, misread in turn, so each way of
+    the cards read unsurely being one another's that the play allows is weighed by how they
+    were read, and the ways that show that same revoke hold ``share`` of the weight, at least
+    ``vision.ways.LIKELY``. The revoke is then proven (said next, as ``RevokeProven``), and
+    the verdict follows."""
+
+    kind: ClassVar[str] = "revoke_settled"
+    seat: Seat
+    round: int
+    share: float
+
+    @property
+    def message(self) -> str:
+        return (f"Every card of the deck was played once as read, and weighed by how surely "
+                f"each was read, the plays show {self.seat}'s revoke in round {self.round} "
+                f"({min(100 * self.share, 99.9):.1f} % of the odds)")
+
+
 @dataclass(frozen=True, slots=True)
 class OutcomeSettled(GameOver):
     """At the end of a deal: the cards never read surely (in rounds ``missed``) can only be

@@ -38,8 +38,23 @@ from referee.events import (
 from referee.match import MatchRules
 from referee.seats import Pair, Seat, TableOrder
 
-from .announcements import CardDeduced, OutcomeSettled, ScoreLikely, ScoreSettled
-from .ways import LIKELY, MOST_WAYS, Dropped, TooMany, cuts_named, distinct, heaviest
+from .announcements import (
+    CardDeduced,
+    OutcomeSettled,
+    RevokeSettled,
+    ScoreLikely,
+    ScoreSettled,
+)
+from .ways import (
+    LIKELY,
+    MOST_WAYS,
+    Dropped,
+    TooMany,
+    cuts_named,
+    distinct,
+    heaviest,
+    odds_weight,
+)
 
 
 class Settlement:
@@ -67,7 +82,13 @@ class Settlement:
         several the referee says the score holds however they lie. Nobody is judged on a card
         never read, and no verdict is given that cheating nobody could prove might overturn:
         if any way left shows cheating, or the ways left differ in score, or none is left,
-        the deal keeps its "no verdict"."""
+        the deal keeps its "no verdict".
+
+        A deal with every round scored that ends with a revoke in doubt is weighed as a whole
+        instead (``_revoke_by_the_deck``)."""
+        doubt = next((a for a in said if isinstance(a, RevokeInDoubt)), None)
+        if doubt is not None and not doubt.missed:
+            return self._revoke_by_the_deck(said) or said
         if not any(isinstance(a, GameIncomplete) for a in said) or not dropped_all \
                 or None in dropped_all \
                 or len(dropped_all) != len(self.referee.missed) \
@@ -194,6 +215,57 @@ class Settlement:
         return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
                             placed), overs[key]]
 
+    def _revoke_by_the_deck(self, said: list[Announcement]) -> list[Announcement] | None:
+        """A deal with every round scored whose plays, as read, show a revoke that rests on
+        readings under ``accuse_confidence`` (``RevokeInDoubt`` in ``said``), though each was
+        read at ``min_confidence`` on two looks: where the forty cards played are the forty
+        of the deck and the trump was read surely, a card misread would have to be a card
+        seen elsewhere, misread in turn (game 2596 of the studio's clips: a jolly-royal JH,
+        read 0.95, proved that seat 2 had not followed hearts with its QD, but a 4 % share of
+        its odds was no card at all). The cards read unsurely are put back in each other's
+        places (``heaviest``), each way weighed by their odds (``odds_weight``) and scored
+        again (a way that makes a play out of turn cannot be what happened). Where the ways
+        that show the same revoke (the seat, the card, the round and the lead's suit) hold
+        ``LIKELY`` of the weight, with what the ways not tried may weigh counted against
+        them, it is proven: ``RevokeSettled``, the revoke and the verdict replace the doubt.
+        None where it is not, or where the deal cannot be weighed so (a card seen twice or
+        never, one read on one look only or with no odds, a trump in doubt)."""
+        referee = self.referee
+        trump_sureness, readings = referee.readings()
+        plays = [p for trick in referee.tricks for p in trick.plays]
+        if referee.missed or len(referee.tricks) != ROUNDS \
+                or {p.card for p in plays} != set(SUECA_DECK) \
+                or trump_sureness < referee.accuse_confidence:
+            return None
+        unsure = [p.card for p in plays if readings[p.card][0] < referee.accuse_confidence]
+        if not unsure or any(readings[card][0] < referee.min_confidence
+                             or not readings[card][1] for card in unsure):
+            return None
+        # every round as read, the cards read unsurely as gaps (filled in the order of play)
+        rounds = {number: tuple((p.seat, None if p.card in unsure else p.card)
+                                for p in trick.plays)
+                  for number, trick in enumerate(referee.tricks, start=1)}
+        as_read = self._score_again(rounds, tuple(unsure))
+        cheat = None if as_read is None else as_read.cheat
+        if not isinstance(cheat, RevokeProven):
+            return None
+        weights = np.array([[odds_weight(readings[card][1], other) for other in unsure]
+                            for card in unsure])
+        held = total = 0.0
+        for weight, picked, _, untried in heaviest([weights], MOST_WAYS):
+            over = self._score_again(rounds, tuple(unsure[i] for i in picked))
+            if over is None:
+                continue  # a play out of turn: not what happened
+            total += weight
+            if _same_revoke(over.cheat, cheat):
+                held += weight
+            if held >= LIKELY * (total + untried):
+                assert as_read is not None
+                share = held / (total + untried)
+                return [a for a in said if not isinstance(a, RevokeInDoubt)] + [
+                    RevokeSettled(cheat.seat, cheat.round, share), cheat, as_read]
+        return None
+
     def _revoke_in_doubt(self, ways: list[tuple[tuple[Card, ...], tuple, GameOver]],
                          dropped: list[Dropped], said: list[Announcement],
                          ) -> list[Announcement] | None:
@@ -269,6 +341,14 @@ def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
         said += cuts_named(d.round, plays, named, trump)
         said += [by_round[d.round]] if d.round in by_round else []
     return said
+
+
+def _same_revoke(cheat: Cheat | None, revoke: RevokeProven) -> bool:
+    """Whether ``cheat`` is ``revoke``: the same seat, failing to follow the same suit with
+    the same card in the same round (the later card that shows it may differ)."""
+    return isinstance(cheat, RevokeProven) and (
+        cheat.seat, cheat.card, cheat.round, cheat.lead_suit) == (
+        revoke.seat, revoke.card, revoke.round, revoke.lead_suit)
 
 
 def deal_result(over: GameOver, rules: MatchRules) -> tuple[Pair | None, int] | None:

@@ -179,6 +179,8 @@ _PHRASES = {
                            "desenhos",
            "revoke_in_doubt": "Fim do jogo, mas o jogador {seat} pode ter renunciado, e as "
                               "cartas não foram lidas com segurança: sem veredicto",
+           "revoke_settled": "Todas as cartas do baralho foram jogadas uma vez como se leram: "
+                             "a renúncia do jogador {seat} fica provada",
            "trick_missed": "A vaza {round} foi recolhida sem ser toda lida: não conta",
            "trick_resumed": "A carta voltou à zona do lugar {seat}: a vaza {round} continua",
            "trick_withdrawn": "Vaza {round}: a carta do lugar {seat} foi mal lida; a vaza "

@@ -51,14 +51,20 @@ class Dropped:
         return all(part_fits(part, str(card)) for s, part in self.parts if s == seat)
 
     def likelihood(self, seat: Seat, card: Card) -> float:
-        """How well ``card`` fits what was read of the card of ``seat`` never read: the
-        classifier's probability of it, less ``ODDS_FLOOR`` of it shared out over the deck
-        (1 for every card where it was never read whole: that tells nothing)."""
+        """How well ``card`` fits what was read of the card of ``seat`` never read
+        (``odds_weight``; 1 for every card where it was never read whole: that tells
+        nothing)."""
         for s, odds in self.odds:
             if s == seat:
-                p = dict(odds).get(str(card), 0.0)
-                return (1 - ODDS_FLOOR) * p + ODDS_FLOOR / len(SUECA_DECK)
+                return odds_weight(odds, card)
         return 1.0
+
+
+def odds_weight(odds: tuple[tuple[str, float], ...], card: Card) -> float:
+    """How well ``card`` fits a reading with ``odds`` (the classifier's likeliest cards): its
+    probability there, less ``ODDS_FLOOR`` of it shared out over the deck, so that no reading
+    rules a card out."""
+    return (1 - ODDS_FLOOR) * dict(odds).get(str(card), 0.0) + ODDS_FLOOR / len(SUECA_DECK)
 
 
 def cuts_named(round_: int, plays: list[tuple[Seat, Card]], named: set[Seat],

@@ -386,3 +386,16 @@ def test_a_card_unclear_said_to_lie_face_down_survives_the_event_log():
         assert track_event_from_dict(track_event_to_dict(event)) == event
     assert track_event_from_dict({"type": "unclear", "seat": 2, "frame": 5}) == ZoneUnclear(
         Seat(2), 5)
+
+
+def test_a_revoke_proven_by_the_whole_deck_is_spoken_as_proven():
+    """A revoke in doubt that the whole deck, played once as read, proves at the deal's end
+    (``vision.settlement``) is said to be proven, in Portuguese too."""
+    from referee.seats import Seat
+    from vision.announcements import RevokeSettled
+
+    settled = Said(0, 0.0, RevokeSettled(Seat(2), 7, 0.9914))
+    assert spoken(settled, "pt") == ("Todas as cartas do baralho foram jogadas uma vez como se "
+                                     "leram: a renúncia do jogador 2 fica provada")
+    assert spoken(settled, "en").endswith("the plays show Player 2's revoke in round 7 "
+                                          "(99.1 % of the odds)")
