@@ -259,6 +259,8 @@ class Settlement:
             total += weight
             if _same_revoke(over.cheat, cheat):
                 held += weight
+            if total - held > (1 - LIKELY) * (total + untried):
+                return None  # the ways against it already weigh too much, whatever is left
             if held >= LIKELY * (total + untried):
                 assert as_read is not None
                 share = held / (total + untried)
@@ -294,8 +296,9 @@ class Settlement:
     def _score_again(self, dropped: dict[int, tuple[tuple[Seat, Card | None], ...]],
                      cards: tuple[Card, ...]) -> GameOver | None:
         """The deal's verdict with ``cards`` in the dropped tricks' gaps (round -> plays, in
-        order), the cheating it shows in its ``cheat``; None if it cannot be what happened (a
-        play out of turn, or anything else but tricks and cheating)."""
+        order; a round given so is played so, scored or not, the others as they were
+        scored), the cheating it shows in its ``cheat``; None if it cannot be what happened
+        (a play out of turn, or anything else but tricks and cheating)."""
         again = self._replay(dropped, cards)
         return None if again is None else again[0]
 
@@ -308,10 +311,13 @@ class Settlement:
         trump, suit = self.referee.trump, self.referee.trump_suit
         assert suit is not None
         said = again.feed(TrumpRevealed(trump) if trump is not None else TrumpSuitRevealed(suit))
-        tricks, fill = iter(self.referee.tricks), iter(cards)
+        # the tricks are kept in the order of their rounds, the dropped ones left out
+        scored = [n for n in range(1, ROUNDS + 1) if n not in self.referee.missed]
+        kept = dict(zip(scored, self.referee.tricks))
+        fill = iter(cards)
         for number in range(1, ROUNDS + 1):
             plays = dropped[number] if number in dropped else tuple(
-                (p.seat, p.card) for p in next(tricks).plays)
+                (p.seat, p.card) for p in kept[number].plays)
             for seat, card in plays:
                 try:
                     said += again.feed(CardPlayed(seat, card if card is not None
