@@ -235,7 +235,8 @@ class Settlement:
         plays = [p for trick in referee.tricks for p in trick.plays]
         if referee.missed or len(referee.tricks) != ROUNDS \
                 or {p.card for p in plays} != set(SUECA_DECK) \
-                or trump_sureness < referee.accuse_confidence:
+                or trump_sureness < referee.accuse_confidence \
+                or any(p.card not in readings for p in plays):
             return None
         unsure = [p.card for p in plays if readings[p.card][0] < referee.accuse_confidence]
         if not unsure or any(readings[card][0] < referee.min_confidence
