@@ -233,8 +233,7 @@ class Settlement:
         referee = self.referee
         trump_sureness, readings = referee.readings()
         plays = [p for trick in referee.tricks for p in trick.plays]
-        if referee.missed or len(referee.tricks) != ROUNDS \
-                or {p.card for p in plays} != set(SUECA_DECK) \
+        if referee.missed or {p.card for p in plays} != set(SUECA_DECK) \
                 or trump_sureness < referee.accuse_confidence \
                 or any(p.card not in readings for p in plays):
             return None

@@ -38,12 +38,16 @@ def _game1c_read(readings: dict[str, tuple[float, bool, tuple[tuple[str, float],
     from dataclasses import replace
 
     from referee.engine import Referee
+    from referee.events import CardPlayed
     from tests.referee.test_engine import feed_all, sample_events
 
-    events = [replace(e, confidence=readings[str(e.card)][0],
-                      confirmed=readings[str(e.card)][1], odds=readings[str(e.card)][2])
-              if str(getattr(e, "card", "")) in readings and hasattr(e, "seat") else e
-              for e in sample_events("game1c")]
+    def read(event):  # noqa: ANN001, ANN202
+        if not isinstance(event, CardPlayed) or str(event.card) not in readings:
+            return event
+        confidence, confirmed, odds = readings[str(event.card)]
+        return replace(event, confidence=confidence, confirmed=confirmed, odds=odds)
+
+    events = [read(e) for e in sample_events("game1c")]
     referee = Referee(min_confidence=0.9, accuse_confidence=0.98)
     return referee, feed_all(referee, events)
 
