@@ -47,7 +47,9 @@ from .stacks import top_card
 from .table import Calibration, CalibrationError
 SPLIT_DEPTH = 0.6  # a core's parts shallower than this share of its deepest point seed nothing
 # the table looked at around the zones asked for (``CardDetector.detect``): usually, and when a
-# zone read empty does not look it (``vision.motion``), so the network has more around the card
+# zone read empty does not look it or its card was found in part (``vision.motion``), so the
+# network has more around the card (``CardDetector.detect_widely``, which also tries the whole
+# table)
 ZONE_CONTEXT_MM = 40.0
 WIDE_CONTEXT_MM = 100.0
 # A card whose middle lies this close (mm) beside one seat's zone, and no other's, is that seat's:
@@ -120,7 +122,7 @@ class CardDetector:
 
     def detect(self, frame: np.ndarray, calibration=None,  # noqa: ANN001
                seats: Collection[Seat] | None = None,
-               context_mm: float = ZONE_CONTEXT_MM,
+               context_mm: float | None = ZONE_CONTEXT_MM,
                long_side: int | None = None) -> CardDetections:
         """The cards in ``frame`` (BGR). With a ``calibration`` (``vision.table``) each card
         gets its seat, and outlines without a card's size on the table are dropped. ``seats``
@@ -128,7 +130,8 @@ class CardDetector:
         the scale the whole table would be seen at, so a card reads the same either way; it
         costs about the share of the table those zones cover. ``context_mm``: how much of the
         table around those zones is looked at too (more: surer to find a card near a zone's
-        edge, which the network finds by its surroundings; slower). ``long_side`` (without a
+        edge, which the network finds by its surroundings; slower); None: the whole table, as
+        the network was trained to see it, still returning only those zones' cards. ``long_side`` (without a
         calibration): shrink the picture's long side to this for the network, instead of
         ``input_long_side`` (a card the network sees at another size may come out whole)."""
         x0, y0, view = 0, 0, frame
@@ -137,7 +140,7 @@ class CardDetector:
             height, width = frame.shape[:2]
             x0, y0, x1, y1 = table_box(calibration, width, height)
             long_side = self.table_long_side
-            if seats is not None:
+            if seats is not None and context_mm is not None:
                 whole_table = max(x1 - x0, y1 - y0)
                 x0, y0, x1, y1 = table_box(calibration, width, height, seats, context_mm)
                 long_side = self.table_long_side * max(x1 - x0, y1 - y0) / whole_table
@@ -248,6 +251,22 @@ class CardDetector:
             if seats is not None:
                 found = found[np.array([s in seats for s in found.seats], bool)]
         return found
+
+    def detect_widely(self, frame: np.ndarray, calibration,  # noqa: ANN001
+                      seats: Collection[Seat]) -> CardDetections:
+        """The cards of the zones of ``seats`` looked for again, where a still zone's own look
+        found its card only in part, or none where the pixels say one lies (``vision.motion``,
+        ``Plan.wide``): with ``WIDE_CONTEXT_MM`` of the table around those zones, and where
+        that too leaves a card of theirs not whole (or finds none), on the whole table as the
+        network was trained to see it; the look that finds more of their cards whole. Either
+        look alone misses cards the other finds: game 2610 of the studio's 960x540 clips
+        (a striped cloth), seat 3's QS found whole only on the whole table; game 2444 (with
+        its deck, 1280x720), seat 4's JD found whole only with the wide margin."""
+        wide = self.detect(frame, calibration, seats, WIDE_CONTEXT_MM)
+        if len(wide) and wide.whole.all():
+            return wide
+        table = self.detect(frame, calibration, seats, None)
+        return table if int(table.whole.sum()) > int(wide.whole.sum()) else wide
 
 
 def card_planes(quads: np.ndarray, whole: np.ndarray, wanted: list[int],

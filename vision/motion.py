@@ -17,11 +17,13 @@ frame as a whole it decides:
   card just put down can be blurred by its last movement, and later frames show it better.
   A still zone read as holding no card though its own pixels are not those of the empty table
   where no card found lies (the detector missed a card) is looked at again in the same way,
-  with more of the table around it (``Plan.wide``): the detector's look at one zone's part of
+  with more of the table around it (``Plan.wide``; ``CardDetector.detect_widely``: a wider
+  margin, and where that too fails, the whole table): the detector's look at one zone's part of
   the picture gives the same answer frame after frame on a still picture, and a card near the
   edge of that part can lack the context the network finds it by. Until then it counts as
   unread (``missed_zones``). A still card found only in part (its middle, cut short) is looked
-  at more widely too, for the same reason.
+  at more widely too, for the same reason (on a striped cloth the network can need the whole
+  table to find a card in the middle of a zone).
   A zone read surely is read once more ``confirm_after`` frames later, if it has not changed
   meanwhile: the referee accuses nobody on one look, however sure, and this second look is
   what lets it prove a revoke (with the tracker's defaults it falls on the frame the card

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .detect import WIDE_CONTEXT_MM, ZONE_CONTEXT_MM
+from .detect import ZONE_CONTEXT_MM
 from .detections import CardDetections
 from .announcements import Said
 from .game import FoundAstray, TableReferee
@@ -232,10 +232,11 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
             seen_on = calibration
         plan = gate.plan(frame.image, calibration, frame.preview)
         if plan.action is Action.READ:
-            # only the zones where something has come to rest are read afresh
-            # (with more of the table around them where a zone read empty does not look it)
-            detections = detector.detect(frame.image, calibration, plan.read,
-                                         WIDE_CONTEXT_MM if plan.wide else ZONE_CONTEXT_MM)
+            # only the zones where something has come to rest are read afresh (looked at more
+            # widely where a zone's own look found a still card in part, or none where one lies)
+            detections = detector.detect_widely(frame.image, calibration, plan.read) \
+                if plan.wide else detector.detect(frame.image, calibration, plan.read,
+                                                  ZONE_CONTEXT_MM)
             if len(detections):
                 # a card read unsurely is read again among the cards it can still be
                 classifier.read(frame.image, detections,
