@@ -131,9 +131,10 @@ class CardDetector:
         costs about the share of the table those zones cover. ``context_mm``: how much of the
         table around those zones is looked at too (more: surer to find a card near a zone's
         edge, which the network finds by its surroundings; slower); None: the whole table, as
-        the network was trained to see it, still returning only those zones' cards. ``long_side`` (without a
-        calibration): shrink the picture's long side to this for the network, instead of
-        ``input_long_side`` (a card the network sees at another size may come out whole)."""
+        the network was trained to see it, still returning only those zones' cards.
+        ``long_side`` (without a calibration): shrink the picture's long side to this for the
+        network, instead of ``input_long_side`` (a card the network sees at another size may
+        come out whole)."""
         x0, y0, view = 0, 0, frame
         seats = None if calibration is None else seats
         if calibration is not None:  # look only at the table, with more pixels for each card
