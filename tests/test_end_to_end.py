@@ -362,6 +362,56 @@ def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
     assert [a.kind for a in said] == ["trump"], [a.message for a in said]
 
 
+@pytest.mark.parametrize("follow", [True, False], ids=["followed", "not followed"])
+def test_a_camera_knocked_hard_with_a_calibration_from_a_file(follow):
+    """As above, with the table calibrated from a file (the play area's corners; no markers
+    looked for) and a hard knock (the stand moved 108 mm, the camera turned 5 degrees; the play
+    area's corners 68-129 px in a 960x540 picture): the picture itself is lined up again on
+    the first still frame, the lead is not played again and the next card lands in its seat.
+    Not followed (``follow=False``, as before the sixty-eighth session), the zones stay where
+    the table was, and the lead, seen where no card lay, is lost: the trick is dropped."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from referee import Card
+    from vision.studio.scene import CardOnTable, Scene
+    from vision.table import CalibrationKeeper, from_corners
+
+    faces, layout, rules, stage, rng = _clip_table()
+    knocked = replace(stage, camera=stage.camera.moved((-90.0, 60.0), 5.0, layout.centre),
+                      _backdrop=None)
+    a = layout.area_mm
+    corners = stage.camera.project(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
+    calibration = from_corners(corners, (stage.camera.width, stage.camera.height), layout,
+                               rules.order.dealer)
+    trump, lead, second = Card.parse("7D"), Card.parse("AH"), Card.parse("3H")
+    leader = rules.order.first_leader
+    follower = rules.order.next_seat(leader)
+    led = CardOnTable(lead, faces.face(lead), layout.zone(leader).centre, 10.0)
+    followed = CardOnTable(second, faces.face(second), layout.zone(follower).centre, 100.0)
+    shots = [(Scene(), 6),
+             (Scene(cards=[CardOnTable(trump, faces.face(trump),
+                                       layout.zone(rules.order.dealer).centre, 80.0)]), 14),
+             (Scene(), 14),
+             (Scene(cards=[led]), 30),
+             (Scene(cards=[led]), 30, knocked),
+             (Scene(cards=[led, followed]), 20, knocked)]
+
+    keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=True,
+                               follow=follow)
+    result = _session_over(stage, shots, rng, rules, keeper)
+    said = [s.announcement for s in result.said]
+    if follow:
+        assert keeper.moves == 1
+        assert [(e.seat, e.card) for e in result.landings] == [
+            (rules.order.dealer, "7D"), (leader, "AH"), (follower, "3H")], result.landings
+        assert [a.kind for a in said] == ["trump"], [a.message for a in said]
+    else:
+        assert keeper.moves == 0
+        assert "trick_missed" in [a.kind for a in said], [a.message for a in said]
+
+
 @pytest.mark.parametrize("after_s", [1.0, 7.0], ids=["frames end first", "time runs out"])
 def test_a_session_says_what_it_held_back_for_a_card_picked_up(after_s):
     """The session's part in holding back what is said of a trick taken for swept while its

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -469,13 +469,16 @@ class CalibrationKeeper:
     """Keeps a calibration up to date while frames come in: the markers are looked for again
     every ``recheck_s`` seconds of video, so a nudged camera recovers by itself, and at once
     where the picture around the markers changes (a camera knocked: ``marker_thumbs``). A fixed
-    calibration (from a file, ``fixed=True``) is never replaced, only scaled to the frames'
-    size (``Calibration.fitted_to``), which is said through ``say``. ``minimum`` is how many
-    markers a new calibration needs; a frame where too few show keeps the old calibration."""
+    calibration (from a file, ``fixed=True``) is only scaled to the frames' size
+    (``Calibration.fitted_to``), which is said through ``say``, and, with ``follow``, moved
+    with the picture where the camera is knocked (``_follow``: no markers are looked for).
+    ``minimum`` is how many markers a new calibration needs; a frame where too few show keeps
+    the old calibration."""
 
     def __init__(self, calibration: Calibration | None = None, layout: TableLayout = TableLayout(),
                  dealer: Seat = Seat(2), recheck_s: float = 3.0, fixed: bool = False,
-                 minimum: int = 3, say: Callable[[str], None] | None = None) -> None:
+                 minimum: int = 3, say: Callable[[str], None] | None = None,
+                 follow: bool = True) -> None:
         if recheck_s <= 0:
             raise ValueError("recheck_s must be positive")
         self.say = say
@@ -489,6 +492,9 @@ class CalibrationKeeper:
         self._thumbs: list[np.ndarray] = []
         self._last_thumbs: list[np.ndarray] = []  # how they looked on the frame before
         self.moves = 0  # how many times the table was found somewhere else
+        # a fixed calibration: the picture the table was last known in (``_follow``)
+        self.follow = follow
+        self._reference: np.ndarray | None = None
 
     def update(self, frame: np.ndarray, time_s: float) -> Calibration | None:
         """The calibration to use for ``frame`` (None while the table has never been found).
@@ -499,11 +505,14 @@ class CalibrationKeeper:
             if size != tuple(self.calibration.image_size):
                 before = self.calibration.image_size
                 self.calibration = self.calibration.fitted_to(size)
+                self._boxes = []  # the play area's corners are looked at afresh
                 if self.say is not None:
                     self.say(f"the calibration '{self.calibration.name}' was made on "
                              f"{before[0]}x{before[1]} pictures and these are {size[0]}x"
                              f"{size[1]}: scaled to fit (calibrate again at this size if the "
                              "seat zones look wrong)")
+            if self.follow:
+                self._follow(frame)
             return self.calibration
         # (pictures of another size, as a folder of photos may hold, are looked at afresh)
         fits = self.calibration is not None and tuple(self.calibration.image_size) == size
@@ -536,19 +545,56 @@ class CalibrationKeeper:
         self._boxes = marker_boxes(self.calibration) if fits else []
         self._thumbs = self._last_thumbs = marker_thumbs(frame, self._boxes)
 
-    def _markers_changed(self, frame: np.ndarray) -> bool:
-        """Whether ``MARKERS_CHANGED`` of the markers' neighbourhoods look otherwise than at
-        the last look, and as on the frame before: the camera has moved and come to rest (or
-        things lie over them). A change on one frame only (a shadow, the light dipping) and
-        a camera still moving are not looked at."""
-        if len(self._boxes) < MARKERS_CHANGED:
+    def _markers_changed(self, frame: np.ndarray, enough: int = 0) -> bool:
+        """Whether ``MARKERS_CHANGED`` (or ``enough``) of the markers' neighbourhoods (or
+        whichever boxes ``_boxes`` holds) look otherwise than at the last look, and as on the
+        frame before: the camera has moved and come to rest (or things lie over them). A
+        change on one frame only (a shadow, the light dipping) and a camera still moving are
+        not looked at."""
+        enough = enough or MARKERS_CHANGED
+        if len(self._boxes) < enough:
             return False
         now = marker_thumbs(frame, self._boxes)
         before, self._last_thumbs = self._last_thumbs, now
         changed = sum(float(np.abs(a - b).mean()) > MARKER_CHANGE
                       and float(np.abs(a - c).mean()) <= MARKER_CHANGE / 2
                       for a, b, c in zip(now, self._thumbs, before))
-        return changed >= MARKERS_CHANGED
+        return changed >= enough
+
+    def _follow(self, frame: np.ndarray) -> None:
+        """Move a fixed calibration with the picture where the camera has been knocked: the
+        picture around ``ANCHORS_CHANGED`` of the play area's four corners (``corner_boxes``)
+        looks otherwise than at the last look, and as on the frame before (as for markers,
+        ``_markers_changed``). The whole picture is then lined up with the one the table was
+        last known in (``moved_by``); where that fits, the calibration's picture points move
+        with it. Where it does not (a hand over two corners, a picture too plain to line up),
+        the calibration stays, and so does the picture it is lined up with next time."""
+        if not self._boxes:
+            self._boxes = corner_boxes(self.calibration)
+            self._thumbs = self._last_thumbs = marker_thumbs(frame, self._boxes)
+            self._reference = _plain_grey(frame)
+            return
+        if not self._markers_changed(frame, ANCHORS_CHANGED):
+            return
+        now = _plain_grey(frame)
+        a = self.calibration.layout.area_mm
+        area = self.calibration.to_image(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
+        move = moved_by(self._reference, now, frame.shape[1] / now.shape[1], self._boxes,
+                        area)
+        if move is not None:
+            points = cv2.perspectiveTransform(self.calibration.image_points[None], move)[0]
+            found = replace(self.calibration, image_points=points)
+            if _moved(self.calibration, found):
+                shift = np.linalg.norm(points - self.calibration.image_points, axis=1).max()
+                self.moves += 1
+                self.calibration = found
+                self._boxes = corner_boxes(found)
+                if self.say is not None:
+                    self.say(f"the picture moved (up to {shift:.0f} px): the table was lined "
+                             "up again by the picture around its corners (calibrate again if "
+                             "the seat zones look wrong)")
+            self._reference = now
+        self._thumbs = self._last_thumbs = marker_thumbs(frame, self._boxes)
 
     def _look_again(self, frame: np.ndarray) -> Calibration | None:
         """The calibration the markers give now: looked for first where the table was (a
@@ -591,6 +637,175 @@ def marker_boxes(calibration: Calibration) -> list[tuple[slice, slice]]:
         if box is not None:
             boxes.append(box)
     return boxes
+
+
+# A fixed calibration (no markers) follows a knocked camera by the picture around the play
+# area's four corners, each a square of ``CORNER_BOX_MM`` on the table about the corner: where
+# ``ANCHORS_CHANGED`` of them have changed and come to rest, the whole picture, grey, shrunk to
+# ``FOLLOW_SIDE`` pixels on its long side and blurred, is lined up with the picture the table
+# was last known in (``moved_by``, about 0.14 s on this 2-core machine, only then). The lining
+# up must match the two about two of the corners (``FOLLOW_MATCH``, a correlation) better than
+# no move does, and move no corner of the picture farther than ``FOLLOW_FARTHEST`` of its long
+# side; else the table is taken not to have moved. A corner's neighbourhood looked for on its
+# own (``_corners_found``) must match at ``CORNER_FOUND``. Measured on studio pictures
+# (960x540, five surfaces, the camera moved 18-108 mm and turned 1.5-5 degrees, the play
+# area's corners 20-119 px): with markers lying at the corners 17 of 20 knocks were followed,
+# to 0.1-0.4 px (the three left were the largest, a marker out of the picture); on bare
+# cloths most were left (a plain cloth lines up anywhere, and no match reaches 0.97), two on
+# green felt followed to 1.8 px, and three on the patterned cloth, whose pattern repeats, to
+# 3-37 px (of 20-61 moved).
+CORNER_BOX_MM = 90.0
+ANCHORS_CHANGED = 2
+FOLLOW_SIDE = 320
+FOLLOW_MATCH = 0.97
+FOLLOW_FARTHEST = 0.25
+CORNER_FOUND = 0.8
+
+
+def corner_boxes(calibration: Calibration) -> list[tuple[slice, slice]]:
+    """Where in the picture the neighbourhood of each of the play area's corners lies (rows,
+    columns): a square of ``CORNER_BOX_MM`` about the corner on the table, cut to the picture
+    (corners wholly outside it are left out)."""
+    a, half = calibration.layout.area_mm, CORNER_BOX_MM / 2
+    boxes = []
+    for x, y in ((0, 0), (a, 0), (a, a), (0, a)):
+        square = np.array([(x - half, y - half), (x + half, y - half), (x + half, y + half),
+                           (x - half, y + half)], float)
+        box = _box_around(calibration.to_image(square), 0.0, calibration.image_size, 4)
+        if box is not None:
+            boxes.append(box)
+    return boxes
+
+
+def _plain_grey(frame: np.ndarray) -> np.ndarray:
+    """The picture as ``moved_by`` lines it up: grey, ``FOLLOW_SIDE`` pixels on its long
+    side, blurred, as float32."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    scale = FOLLOW_SIDE / max(grey.shape[:2])
+    size = (max(8, round(grey.shape[1] * scale)), max(8, round(grey.shape[0] * scale)))
+    small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+
+
+def moved_by(before: np.ndarray, now: np.ndarray, scale: float,
+             boxes: list[tuple[slice, slice]],
+             play_area: np.ndarray | None = None) -> np.ndarray | None:
+    """The homography (3x3) that takes a point of the picture ``before`` to where it shows in
+    ``now`` (both from ``_plain_grey``; ``scale``: full-size pixels per pixel of theirs, and
+    the homography is for full-size pixels), or None where the two cannot be lined up well
+    enough in two of ``boxes`` (full-size: the play area's corners, ``corner_boxes``; a plain
+    cloth lines up anywhere) by ``FOLLOW_MATCH``, or only by a move too large for a knock
+    (``FOLLOW_FARTHEST``). ``play_area``: its four corners in ``before`` (full-size).
+
+    A knock moves the picture by tens of pixels, more than a fit started where nothing moved
+    finds on a smooth cloth: each fit starts from no move and from the shift that lines the
+    two pictures up best as a whole (``cv2.phaseCorrelate``). Each is fitted on the whole
+    picture and on what lies around the play area and about its corners only (what lies on
+    it, cards and hands, comes and goes), as an affine move and then a homography from it;
+    the one that matches best about the corners stands."""
+    if before.shape != now.shape:
+        return None
+    small = [(slice(int(r.start / scale), int(np.ceil(r.stop / scale))),
+              slice(int(c.start / scale), int(np.ceil(c.stop / scale)))) for r, c in boxes]
+    around = np.full(before.shape, 255, np.uint8)
+    if play_area is not None:
+        cv2.fillConvexPoly(around, np.round(play_area / scale).astype(np.int32), 0)
+    for box in small:
+        around[box] = 255
+    # (phaseCorrelate windows its inputs in place: it is given copies)
+    shift, _ = cv2.phaseCorrelate(before.copy(), now.copy(),
+                                  cv2.createHanningWindow(before.shape[::-1], cv2.CV_32F))
+    starts = [np.float32([[1, 0, 0], [0, 1, 0]]),
+              np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])]
+    corners = _corners_found(before, now, small)
+    if corners is not None:
+        starts.append(corners)
+    # (no move at all is one of the fits: a table that did not move stays, however well a
+    # repeating cloth lines up elsewhere)
+    best, match = np.eye(3, dtype=np.float32), _match(before, now, np.eye(3, dtype=np.float32),
+                                                      small)
+    for start in starts:
+        for mask in (None, around):
+            for warp in _lined_up(before, now, start, mask):
+                fit = _match(before, now, warp, small)
+                if fit > match:
+                    best, match = warp, fit
+    if match < FOLLOW_MATCH:
+        return None
+    to_small = np.diag([1 / scale, 1 / scale, 1.0])
+    move = np.linalg.inv(to_small) @ best.astype(np.float64) @ to_small
+    h, w = before.shape[:2]
+    corners = np.array([[(0, 0), (w, 0), (w, h), (0, h)]], np.float64) * scale
+    farthest = np.linalg.norm(cv2.perspectiveTransform(corners, move) - corners, axis=2).max()
+    return move if farthest <= FOLLOW_FARTHEST * max(w, h) * scale else None
+
+
+def _corners_found(before: np.ndarray, now: np.ndarray,
+                   boxes: list[tuple[slice, slice]]) -> np.ndarray | None:
+    """Where the picture moved by the play area's corners alone (2x3, a turn, a scale and a
+    shift): each box of ``before`` is looked for anywhere in ``now`` (``cv2.matchTemplate``),
+    and found where it matches at ``CORNER_FOUND`` or more; None where fewer than two are."""
+    old, new = [], []
+    for rows, cols in boxes:
+        patch = before[rows, cols]
+        if min(patch.shape) < 8 or patch.std() < 1.0:  # (a plain patch is found anywhere)
+            continue
+        scores = cv2.matchTemplate(now, patch, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (x, y) = cv2.minMaxLoc(scores)
+        if best >= CORNER_FOUND:
+            old.append((cols.start, rows.start))
+            new.append((x, y))
+    if len(old) < 2:
+        return None
+    fit, _ = cv2.estimateAffinePartial2D(np.float32(old), np.float32(new), method=cv2.LMEDS)
+    return None if fit is None else fit.astype(np.float32)
+
+
+def _lined_up(before: np.ndarray, now: np.ndarray, start: np.ndarray,
+              mask: np.ndarray | None) -> list[np.ndarray]:
+    """``moved_by``'s fits (3x3, in the pictures' own pixels) from the affine move ``start``
+    (2x3): an affine move, fitted at half size and then at full, and a homography from it (a
+    homography fitted straight away strays on a plain cloth). Those that did not converge
+    are left out."""
+    stop = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+    half_mask = None if mask is None else cv2.resize(
+        mask, ((mask.shape[1] + 1) // 2, (mask.shape[0] + 1) // 2),
+        interpolation=cv2.INTER_NEAREST)
+    warp = start.copy()
+    warp[:, 2] /= 2
+    fits = []
+    try:
+        _, warp = cv2.findTransformECC(cv2.pyrDown(before), cv2.pyrDown(now), warp,
+                                       cv2.MOTION_AFFINE, stop, half_mask, 3)
+        warp[:, 2] *= 2
+        _, warp = cv2.findTransformECC(before, now, warp, cv2.MOTION_AFFINE, stop, mask, 3)
+        fits.append(np.vstack([warp, [0, 0, 1]]).astype(np.float32))
+        _, bent = cv2.findTransformECC(before, now, fits[0].copy(), cv2.MOTION_HOMOGRAPHY,
+                                       stop, mask, 3)
+        fits.append(bent)
+    except cv2.error:  # (it did not converge)
+        pass
+    return [fit for fit in fits if np.isfinite(fit).all()]
+
+
+def _match(before: np.ndarray, now: np.ndarray, warp: np.ndarray,
+           boxes: list[tuple[slice, slice]]) -> float:
+    """How well ``before`` moved by ``warp`` (``moved_by``) matches ``now`` in ``boxes``:
+    the correlation (-1 to 1) of the two in the box that matches second best (a hand may lie
+    over one), 0 where fewer than two boxes show in both pictures."""
+    size = (now.shape[1], now.shape[0])
+    moved = cv2.warpPerspective(before, warp, size, flags=cv2.INTER_LINEAR)
+    inside = cv2.warpPerspective(np.ones_like(before), warp, size, flags=cv2.INTER_LINEAR) > 0.99
+    matches = []
+    for box in boxes:
+        shows = inside[box]
+        if shows.mean() < 0.5:
+            continue
+        a, b = moved[box][shows], now[box][shows]
+        a, b = a - a.mean(), b - b.mean()
+        matches.append(float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())),
+                                                 1e-9)))
+    return sorted(matches)[-2] if len(matches) >= 2 else 0.0
 
 
 def marker_thumbs(frame: np.ndarray, boxes: list[tuple[slice, slice]]) -> list[np.ndarray]:

@@ -404,6 +404,83 @@ def test_a_calibration_fits_pictures_of_its_shape_at_another_size():
         calibration.fitted_to((640, 480))
 
 
+def _knocked(cam, markers=True):  # noqa: ANN001, ANN202
+    knocked_cam = cam.moved((15.0, -10.0), 1.5, LAYOUT.centre)
+    knocked, _ = render(Stage(knocked_cam, LAYOUT, "green felt", markers, PLAIN, seed=2),
+                        Scene(), np.random.default_rng(1))
+    return knocked_cam, knocked
+
+
+def _play_area(cam):  # noqa: ANN001, ANN202
+    a = LAYOUT.area_mm
+    return from_corners(cam.project(np.array([(0, 0), (a, 0), (a, a), (0, a)], float)),
+                        (960, 540), LAYOUT)
+
+
+def test_a_fixed_calibration_follows_a_knocked_camera_by_the_picture_itself():
+    """A calibration from the play area's corners (no markers looked for) moves with the
+    picture once the picture around two of its corners has changed and come to rest: the
+    whole picture is lined up with the one the table was last known in. A change on one frame
+    only is not looked at; and with ``follow=False`` the calibration stays where it was made.
+    (The markers lie in the picture here only as things to line it up by.)"""
+    from vision.table import CalibrationKeeper
+
+    cam, first = table_picture(30, 8)
+    knocked_cam, knocked = _knocked(cam)
+    probe = np.array([(100.0, 400.0), (420.0, 90.0), (250.0, 460.0)])
+    said = []
+    keeper = CalibrationKeeper(_play_area(cam), LAYOUT, fixed=True, say=said.append)
+    start = keeper.update(first, 0.0)
+    assert keeper.update((first * 0.6).astype(np.uint8), 0.1) is start  # one dark frame
+    assert keeper.update(first, 0.2) is start
+    assert keeper.update(knocked, 0.3) is start  # moving, as far as can be told
+    assert np.abs(start.to_table(knocked_cam.project(probe)) - probe).max() > 10
+    after = keeper.update(knocked, 0.4)  # come to rest
+    assert keeper.moves == 1 and after.source == "corners"
+    assert len(said) == 1 and said[0].startswith("the picture moved (up to ")
+    assert np.abs(after.to_table(knocked_cam.project(probe)) - probe).max() < 2
+    assert keeper.update(knocked, 0.5) is after and keeper.moves == 1
+    kept = CalibrationKeeper(_play_area(cam), LAYOUT, fixed=True, follow=False)
+    for t, picture in enumerate((first, knocked, knocked, knocked)):
+        assert kept.update(picture, t / 10) is kept.calibration
+    assert kept.moves == 0 and np.allclose(kept.calibration.image_points,
+                                           start.image_points)
+
+
+def test_a_fixed_calibration_is_not_moved_by_what_cannot_be_lined_up():
+    """A picture that cannot be lined up with the one the table was known in (the light gone
+    half dark over the corners) leaves a fixed calibration where it was; a knock that shows
+    nowhere near the play area's corners (a bare felt, no markers) is not followed, and the
+    zones stay where the table was."""
+    from vision.table import CalibrationKeeper, _plain_grey, corner_boxes, moved_by
+
+    cam, first = table_picture(30, 8)
+    keeper = CalibrationKeeper(_play_area(cam), LAYOUT, fixed=True)
+    start = keeper.update(first, 0.0)
+    half = first.copy()
+    half[:, :480] = (half[:, :480] * 0.3).astype(np.uint8)
+    half[:270] = 255 - half[:270]
+    for t in (0.1, 0.2, 0.3):
+        assert keeper.update(half, t) is start
+    assert keeper.moves == 0
+    move = moved_by(_plain_grey(first), _plain_grey(half), 3.0, corner_boxes(start))
+    assert move is None or np.allclose(move, np.eye(3))  # (the corners that show are still)
+    bare_cam, bare = table_picture(30, 8, markers=False)
+    _, bare_knocked = _knocked(bare_cam, markers=False)
+    keeper = CalibrationKeeper(_play_area(bare_cam), LAYOUT, fixed=True)
+    start = keeper.update(bare, 0.0)
+    for t in (0.1, 0.2, 0.3):
+        assert keeper.update(bare_knocked, t) is start
+    assert keeper.moves == 0
+
+
+def test_still_camera_goes_with_a_calibration_file():
+    done = run_command([console_script("sueca-referee"), "replay", "samples/clips/game1.mp4",
+                        "--still-camera"])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--still-camera goes with --calibration FILE" in done.stderr
+
+
 def test_a_fixed_calibration_is_scaled_to_the_frames_or_refused():
     from vision.table import CalibrationKeeper
 

@@ -13,7 +13,11 @@ from vision.commands import PROG, says_unwritable
 def add_referee_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--calibration", metavar="FILE",
                          help="table calibration (default: find the markers in the picture, "
-                              "and look again every few seconds)")
+                              "and look again every few seconds); the table is followed if "
+                              "the camera is knocked, by the picture around its corners")
+    command.add_argument("--still-camera", action="store_true",
+                         help="with --calibration: never move the table with the picture (a "
+                              "camera that cannot move, over a cloth whose pattern repeats)")
     command.add_argument("--trump", metavar="CARD",
                          help="the trump card (e.g. 7D), instead of watching the dealer show it")
     command.add_argument("--events", metavar="FILE.jsonl",
@@ -78,6 +82,9 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
             return fail(f"--trump: '{ns.trump}' is no card of the Sueca deck "
                         f"({str(error).splitlines()[-1]}); write it as rank and suit, "
                         "such as 7D, AS or QH", 2)
+    if ns.still_camera and not ns.calibration:
+        return fail("--still-camera goes with --calibration FILE: without it the table is "
+                    "found from its markers wherever the camera shows them", 2)
     try:
         calibration = load_calibration(ns.calibration) if ns.calibration else None
     except CalibrationError as error:
@@ -123,7 +130,7 @@ def run_referee(ns: argparse.Namespace, command: str) -> int:  # noqa: C901 - on
         except ValueError as error:
             return fail(f"cannot read the truth log '{ns.truth}': {error}", 2)
     keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=bool(calibration),
-                               say=say)
+                               say=say, follow=not ns.still_camera)
     models = Path(ns.models) if ns.models else MODELS
     # a clip is decoded ahead on a thread of its own, which needs a core; a camera is not
     threads = threads_beside_reading() if command == "replay" else None
