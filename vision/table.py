@@ -545,25 +545,24 @@ class CalibrationKeeper:
         self._boxes = marker_boxes(self.calibration) if fits else []
         self._thumbs = self._last_thumbs = marker_thumbs(frame, self._boxes)
 
-    def _markers_changed(self, frame: np.ndarray, enough: int = 0) -> bool:
-        """Whether ``MARKERS_CHANGED`` (or ``enough``) of the markers' neighbourhoods (or
-        whichever boxes ``_boxes`` holds) look otherwise than at the last look, and as on the
-        frame before: the camera has moved and come to rest (or things lie over them). A
-        change on one frame only (a shadow, the light dipping) and a camera still moving are
-        not looked at."""
-        enough = enough or MARKERS_CHANGED
-        if len(self._boxes) < enough:
+    def _markers_changed(self, frame: np.ndarray) -> bool:
+        """Whether ``MARKERS_CHANGED`` of the markers' neighbourhoods (or of the play area's
+        corners', ``_follow``) look otherwise than at the last look, and as on the frame
+        before: the camera has moved and come to rest (or things lie over them). A change on
+        one frame only (a shadow, the light dipping) and a camera still moving are not looked
+        at."""
+        if len(self._boxes) < MARKERS_CHANGED:
             return False
         now = marker_thumbs(frame, self._boxes)
         before, self._last_thumbs = self._last_thumbs, now
         changed = sum(float(np.abs(a - b).mean()) > MARKER_CHANGE
                       and float(np.abs(a - c).mean()) <= MARKER_CHANGE / 2
                       for a, b, c in zip(now, self._thumbs, before))
-        return changed >= enough
+        return changed >= MARKERS_CHANGED
 
     def _follow(self, frame: np.ndarray) -> None:
         """Move a fixed calibration with the picture where the camera has been knocked: the
-        picture around ``ANCHORS_CHANGED`` of the play area's four corners (``corner_boxes``)
+        picture around ``MARKERS_CHANGED`` of the play area's four corners (``corner_boxes``)
         looks otherwise than at the last look, and as on the frame before (as for markers,
         ``_markers_changed``). The whole picture is then lined up with the one the table was
         last known in (``moved_by``); where that fits, the calibration's picture points move
@@ -574,7 +573,7 @@ class CalibrationKeeper:
             self._thumbs = self._last_thumbs = marker_thumbs(frame, self._boxes)
             self._reference = _plain_grey(frame)
             return
-        if not self._markers_changed(frame, ANCHORS_CHANGED):
+        if not self._markers_changed(frame):
             return
         now = _plain_grey(frame)
         a = self.calibration.layout.area_mm
@@ -641,7 +640,7 @@ def marker_boxes(calibration: Calibration) -> list[tuple[slice, slice]]:
 
 # A fixed calibration (no markers) follows a knocked camera by the picture around the play
 # area's four corners, each a square of ``CORNER_BOX_MM`` on the table about the corner: where
-# ``ANCHORS_CHANGED`` of them have changed and come to rest, the whole picture, grey, shrunk to
+# ``MARKERS_CHANGED`` of them have changed and come to rest, the whole picture, grey, shrunk to
 # ``FOLLOW_SIDE`` pixels on its long side and blurred, is lined up with the picture the table
 # was last known in (``moved_by``, about 0.14 s on this 2-core machine, only then). The lining
 # up must match the two about two of the corners (``FOLLOW_MATCH``, a correlation) better than
@@ -655,7 +654,6 @@ def marker_boxes(calibration: Calibration) -> list[tuple[slice, slice]]:
 # green felt followed to 1.8 px, and three on the patterned cloth, whose pattern repeats, to
 # 3-37 px (of 20-61 moved).
 CORNER_BOX_MM = 90.0
-ANCHORS_CHANGED = 2
 FOLLOW_SIDE = 320
 FOLLOW_MATCH = 0.97
 FOLLOW_FARTHEST = 0.25
@@ -698,11 +696,12 @@ def moved_by(before: np.ndarray, now: np.ndarray, scale: float,
     (``FOLLOW_FARTHEST``). ``play_area``: its four corners in ``before`` (full-size).
 
     A knock moves the picture by tens of pixels, more than a fit started where nothing moved
-    finds on a smooth cloth: each fit starts from no move and from the shift that lines the
-    two pictures up best as a whole (``cv2.phaseCorrelate``). Each is fitted on the whole
-    picture and on what lies around the play area and about its corners only (what lies on
-    it, cards and hands, comes and goes), as an affine move and then a homography from it;
-    the one that matches best about the corners stands."""
+    finds on a smooth cloth: the fits start from no move, from the shift that lines the two
+    pictures up best as a whole (``cv2.phaseCorrelate``) and from where the corners are found
+    again on their own (``_corners_found``). Each is fitted on the whole picture and on what
+    lies around the play area and about its corners only (what lies on it, cards and hands,
+    comes and goes), as an affine move and then a homography from it (``_lined_up``); the
+    one that matches best about the corners stands, if it matches better than no move."""
     if before.shape != now.shape:
         return None
     small = [(slice(int(r.start / scale), int(np.ceil(r.stop / scale))),
