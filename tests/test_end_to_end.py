@@ -325,20 +325,19 @@ def _clip_table(design: str = "simplistic"):  # noqa: ANN202
         np.random.default_rng(21)
 
 
-def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
-    """The camera's stand is knocked (15 mm, 1.5 degrees) while the lead lies: the table is
-    found again on the first still frame, long before the next recheck is due (3 s), the
-    lead is not played again, and the next card played, a second later, lands in its seat.
-    Rendered by the studio (simplistic, a clip's camera and light) and refereed by the real
-    detector and classifier."""
+def _a_lead_knocked(move_mm: tuple[float, float], turn_degrees: float,  # noqa: ANN202
+                    lead_frames: int):
+    """The table of ``_clip_table``: the dealer shows the trump (7D), seat 1 leads the AH,
+    which lies ``lead_frames`` frames; then the camera's stand is knocked (moved ``move_mm``
+    along the table, turned ``turn_degrees``) and, a second later, seat 2 plays the 3H. What
+    ``_session_over`` needs, and the play the truth makes of it."""
     from dataclasses import replace
 
     from referee import Card
     from vision.studio.scene import CardOnTable, Scene
-    from vision.table import CalibrationKeeper
 
     faces, layout, rules, stage, rng = _clip_table()
-    knocked = replace(stage, camera=stage.camera.moved((12.0, -9.0), 1.5, layout.centre),
+    knocked = replace(stage, camera=stage.camera.moved(move_mm, turn_degrees, layout.centre),
                       _backdrop=None)
     trump, lead, second = Card.parse("7D"), Card.parse("AH"), Card.parse("3H")
     leader = rules.order.first_leader
@@ -349,15 +348,27 @@ def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
              (Scene(cards=[CardOnTable(trump, faces.face(trump),
                                        layout.zone(rules.order.dealer).centre, 80.0)]), 14),
              (Scene(), 14),
-             (Scene(cards=[led]), 62),  # until 3.2 s, past the recheck at 3 s
+             (Scene(cards=[led]), lead_frames),
              (Scene(cards=[led]), 30, knocked),
-             (Scene(cards=[led, followed]), 20, knocked)]  # ends at 4.4 s, before 6 s
+             (Scene(cards=[led, followed]), 20, knocked)]
+    played = [(rules.order.dealer, "7D"), (leader, "AH"), (follower, "3H")]
+    return layout, rules, stage, rng, shots, played
 
+
+def test_a_camera_knocked_mid_trick_is_followed_at_once_and_the_trick_goes_on():
+    """The camera's stand is knocked (15 mm, 1.5 degrees) while the lead lies: the table is
+    found again on the first still frame, long before the next recheck is due (3 s), the
+    lead is not played again, and the next card played, a second later, lands in its seat.
+    Rendered by the studio (simplistic, a clip's camera and light) and refereed by the real
+    detector and classifier."""
+    from vision.table import CalibrationKeeper
+
+    # (the lead lies until 3.2 s, past the recheck at 3 s; the frames end at 4.4 s, before 6 s)
+    layout, rules, stage, rng, shots, played = _a_lead_knocked((12.0, -9.0), 1.5, 62)
     keeper = CalibrationKeeper(layout=layout, dealer=rules.order.dealer)
     result = _session_over(stage, shots, rng, rules, keeper)
     assert keeper.moves == 1
-    assert [(e.seat, e.card) for e in result.landings] == [
-        (rules.order.dealer, "7D"), (leader, "AH"), (follower, "3H")], result.landings
+    assert [(e.seat, e.card) for e in result.landings] == played, result.landings
     said = [s.announcement for s in result.said]
     assert [a.kind for a in said] == ["trump"], [a.message for a in said]
 
@@ -369,43 +380,24 @@ def test_a_camera_knocked_hard_with_a_calibration_from_a_file(follow):
     area's corners 68-129 px in a 960x540 picture): the picture itself is lined up again on
     the first still frame, the lead is not played again and the next card lands in its seat.
     Not followed (``follow=False``, as before the sixty-eighth session), the zones stay where
-    the table was, and the lead, seen where no card lay, is lost: the trick is dropped."""
-    from dataclasses import replace
-
+    the table was: the lead no longer shows in its zone, and its trick is taken for swept
+    before all its cards were read."""
     import numpy as np
 
-    from referee import Card
-    from vision.studio.scene import CardOnTable, Scene
     from vision.table import CalibrationKeeper, from_corners
 
-    faces, layout, rules, stage, rng = _clip_table()
-    knocked = replace(stage, camera=stage.camera.moved((-90.0, 60.0), 5.0, layout.centre),
-                      _backdrop=None)
+    layout, rules, stage, rng, shots, played = _a_lead_knocked((-90.0, 60.0), 5.0, 30)
     a = layout.area_mm
     corners = stage.camera.project(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
     calibration = from_corners(corners, (stage.camera.width, stage.camera.height), layout,
                                rules.order.dealer)
-    trump, lead, second = Card.parse("7D"), Card.parse("AH"), Card.parse("3H")
-    leader = rules.order.first_leader
-    follower = rules.order.next_seat(leader)
-    led = CardOnTable(lead, faces.face(lead), layout.zone(leader).centre, 10.0)
-    followed = CardOnTable(second, faces.face(second), layout.zone(follower).centre, 100.0)
-    shots = [(Scene(), 6),
-             (Scene(cards=[CardOnTable(trump, faces.face(trump),
-                                       layout.zone(rules.order.dealer).centre, 80.0)]), 14),
-             (Scene(), 14),
-             (Scene(cards=[led]), 30),
-             (Scene(cards=[led]), 30, knocked),
-             (Scene(cards=[led, followed]), 20, knocked)]
-
     keeper = CalibrationKeeper(calibration, layout, rules.order.dealer, fixed=True,
                                follow=follow)
     result = _session_over(stage, shots, rng, rules, keeper)
     said = [s.announcement for s in result.said]
     if follow:
         assert keeper.moves == 1
-        assert [(e.seat, e.card) for e in result.landings] == [
-            (rules.order.dealer, "7D"), (leader, "AH"), (follower, "3H")], result.landings
+        assert [(e.seat, e.card) for e in result.landings] == played, result.landings
         assert [a.kind for a in said] == ["trump"], [a.message for a in said]
     else:
         assert keeper.moves == 0
