@@ -15,6 +15,7 @@ from vision.studio.scene import Look, Scene, Stage, render
 from vision.table import (
     CARD_PX_GOOD,
     CARD_PX_LEAST,
+    PLAIN_CORNERS_NOTE,
     CalibrationError,
     card_size_advice,
     find_markers,
@@ -467,11 +468,31 @@ def test_a_fixed_calibration_is_not_moved_by_what_cannot_be_lined_up():
     assert move is None or np.allclose(move, np.eye(3))  # (the corners that show are still)
     bare_cam, bare = table_picture(30, 8, markers=False)
     _, bare_knocked = _knocked(bare_cam, markers=False)
-    keeper = CalibrationKeeper(_play_area(bare_cam), LAYOUT, fixed=True)
+    said = []
+    keeper = CalibrationKeeper(_play_area(bare_cam), LAYOUT, fixed=True, say=said.append)
     start = keeper.update(bare, 0.0)
     for t in (0.1, 0.2, 0.3):
         assert keeper.update(bare_knocked, t) is start
     assert keeper.moves == 0
+    assert said == [PLAIN_CORNERS_NOTE]  # (said once, as the table is first seen)
+
+
+def test_calibrate_says_where_a_knocked_camera_cannot_be_followed(tmp_path):
+    """Calibrated by its corners, a table whose corners show nothing to line a picture up by
+    (a bare felt) is said to be one a knocked camera cannot be followed on; with the markers
+    lying at its corners it is not."""
+    exe = console_script("sueca-referee")
+    a = LAYOUT.area_mm
+    for markers in (False, True):
+        cam, picture = table_picture(markers=markers)
+        corners = cam.project(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
+        cv2.imwrite(str(tmp_path / "frame.png"), picture)
+        done = run_command([exe, "calibrate", "--image", str(tmp_path / "frame.png"),
+                            "--corners", ",".join(f"{v:.1f}" for v in corners.ravel()),
+                            "--out", str(tmp_path / "t.yaml")])
+        assert done.returncode == 0, done.stderr
+        assert ("a knocked camera cannot be followed" in done.stdout) is not markers, \
+            done.stdout
 
 
 def test_still_camera_goes_with_a_calibration_file():

@@ -114,8 +114,9 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.config import ConfigError, load_rules_config
-    from vision.table import (CalibrationError, card_size_advice, from_corners, from_markers,
-                              parse_corners)
+    from vision.table import (MARKERS_CHANGED, PLAIN_CORNERS_NOTE, CalibrationError,
+                              card_size_advice, corners_to_follow_by, from_corners,
+                              from_markers, parse_corners)
 
     command = "calibrate"
     layout = table_layout(ns, command)
@@ -157,6 +158,9 @@ def run_calibrate(ns: argparse.Namespace) -> int:
     print(f"{out}: table calibrated from {calibration.source} "
           f"({len(calibration.image_points)} points), dealer seat {dealer.number}")
     print(card_size_advice(calibration.card_sizes_px()))
+    if calibration.source == "corners" and corners_to_follow_by(image, calibration) \
+            < MARKERS_CHANGED:
+        print(PLAIN_CORNERS_NOTE[0].upper() + PLAIN_CORNERS_NOTE[1:])
     return 0
 
 
