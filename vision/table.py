@@ -573,18 +573,17 @@ class CalibrationKeeper:
             self._boxes = corner_boxes(self.calibration)
             self._thumbs = self._last_thumbs = marker_thumbs(frame, self._boxes)
             self._reference = _plain_grey(frame)
-            if self.say is not None and not self._plain_said \
-                    and corners_to_follow_by(frame, self.calibration) < MARKERS_CHANGED:
+            shown = _textured(self._reference,
+                              _shrunk(self._boxes, frame.shape[1] / self._reference.shape[1]))
+            if self.say is not None and not self._plain_said and shown < MARKERS_CHANGED:
                 self._plain_said = True
                 self.say(PLAIN_CORNERS_NOTE)
             return
         if not self._markers_changed(frame):
             return
         now = _plain_grey(frame)
-        a = self.calibration.layout.area_mm
-        area = self.calibration.to_image(np.array([(0, 0), (a, 0), (a, a), (0, a)], float))
         move = moved_by(self._reference, now, frame.shape[1] / now.shape[1], self._boxes,
-                        area)
+                        self.calibration.area_outline())
         if move is not None:
             points = cv2.perspectiveTransform(self.calibration.image_points[None], move)[0]
             found = replace(self.calibration, image_points=points)
@@ -694,13 +693,20 @@ def corners_to_follow_by(frame: np.ndarray, calibration: Calibration) -> int:
     a moved picture up by (``PLAIN_CORNER``): a fixed calibration follows a knock only where
     ``MARKERS_CHANGED`` of them do."""
     grey = _plain_grey(frame)
-    scale = frame.shape[1] / grey.shape[1]
-    shown = 0
-    for rows, cols in corner_boxes(calibration):
-        patch = grey[int(rows.start / scale):int(np.ceil(rows.stop / scale)),
-                     int(cols.start / scale):int(np.ceil(cols.stop / scale))]
-        shown += patch.size > 0 and float(patch.std()) >= PLAIN_CORNER
-    return shown
+    return _textured(grey, _shrunk(corner_boxes(calibration), frame.shape[1] / grey.shape[1]))
+
+
+def _textured(grey: np.ndarray, boxes: list[tuple[slice, slice]]) -> int:
+    """How many of ``boxes`` (in ``grey``'s pixels) spread its grey levels by ``PLAIN_CORNER``
+    or more."""
+    return sum(grey[box].size > 0 and float(grey[box].std()) >= PLAIN_CORNER for box in boxes)
+
+
+def _shrunk(boxes: list[tuple[slice, slice]], scale: float) -> list[tuple[slice, slice]]:
+    """``boxes`` (rows, columns) of a full-size picture in the pixels of one ``scale`` times
+    smaller (``_plain_grey``), grown to whole pixels."""
+    return [(slice(int(r.start / scale), int(np.ceil(r.stop / scale))),
+             slice(int(c.start / scale), int(np.ceil(c.stop / scale)))) for r, c in boxes]
 
 
 def _plain_grey(frame: np.ndarray) -> np.ndarray:
@@ -732,8 +738,7 @@ def moved_by(before: np.ndarray, now: np.ndarray, scale: float,
     one that matches best about the corners stands, if it matches better than no move."""
     if before.shape != now.shape:
         return None
-    small = [(slice(int(r.start / scale), int(np.ceil(r.stop / scale))),
-              slice(int(c.start / scale), int(np.ceil(c.stop / scale)))) for r, c in boxes]
+    small = _shrunk(boxes, scale)
     around = np.full(before.shape, 255, np.uint8)
     if play_area is not None:
         cv2.fillConvexPoly(around, np.round(play_area / scale).astype(np.int32), 0)
