@@ -39,34 +39,41 @@ RANDOM_DESIGNS = 48
 RANDOM_BACKS = 0.0
 
 
-def _make_chunk(args: tuple[str, list[str], int, bool, float]) -> np.ndarray:
+def _make_chunk(args: tuple[str, list[str], int, bool, float, tuple[int, int], bool]
+                ) -> np.ndarray:
     from ..studio.facesets import RandomFaces, TinyFaces, face_sets
     from .crops import CropMaker
 
-    split, labels, seed, hard, random_backs = args
+    split, labels, seed, hard, random_backs, size, made_up = args
     faces = face_sets(split, log=lambda m: None)
-    if split == "train":  # made-up designs teach indices and pips rather than artwork
+    if split == "train" and made_up:  # made-up designs teach indices and pips, not artwork
         faces = faces + [TinyFaces(v) for v in range(3)] + [
             RandomFaces(1000 + k, art=faces) for k in range(RANDOM_DESIGNS)]
-    maker = CropMaker(faces, np.random.default_rng(seed), random_backs=random_backs)
+    maker = CropMaker(faces, np.random.default_rng(seed), size=size,
+                      random_backs=random_backs)
     return np.stack([maker.crop(label, hard) for label in labels])
 
 
 def make_crops(split: str, per_class: int, seed: int, workers: int,
-               hard: bool = True, random_backs: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """``per_class`` crops of every class from the designs of ``split``: (images, labels).
-    ``random_backs``: the share of the backs that are made up instead of a design's own."""
+               hard: bool = True, random_backs: float = 0.0, classes: list[str] | None = None,
+               size: tuple[int, int] = CROP_SIZE, made_up: bool = True,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``per_class`` crops of every class (of ``classes``, default all the classifier's) from
+    the designs of ``split``: (images, labels as indices into the classes). ``random_backs``:
+    the share of the backs that are made up instead of a design's own. ``size``: the crops'
+    (width, height). ``made_up``: the train split also draws on the made-up designs."""
     from ..studio.facesets import face_sets
 
+    names = list(CLASSES) if classes is None else classes
     # the face cache is built here, once, before the workers start: each worker building the
     # designs it lacks at once wrote the files another was reading
     face_sets(split, log=lambda message: print(message, file=sys.stderr))
-    labels = np.repeat(np.arange(len(CLASSES)), per_class)
+    labels = np.repeat(np.arange(len(names)), per_class)
     rng = np.random.default_rng(seed)
     rng.shuffle(labels)
     chunks = np.array_split(labels, max(1, len(labels) // 500))
-    jobs = [(split, [CLASSES[i] for i in chunk], seed * 100003 + n, hard, random_backs)
-            for n, chunk in enumerate(chunks)]
+    jobs = [(split, [names[i] for i in chunk], seed * 100003 + n, hard, random_backs, size,
+             made_up) for n, chunk in enumerate(chunks)]
     started = time.monotonic()
     context = multiprocessing.get_context("fork")
     parts = []
