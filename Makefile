@@ -12,7 +12,7 @@ help:
 	@echo "make demo   - referee the bundled clip of game1 (creates .venv on first use)"
 	@echo "make test   - run the test suite (creates .venv on first use)"
 	@echo "make samples - render the bundled clips and images again (fetches the card designs)"
-	@echo "make model  - train the detector and the card classifier (installs PyTorch, CPU)"
+	@echo "make model  - train the detector, the card classifier and the portrait reader (installs PyTorch, CPU)"
 	@echo "make clean  - remove .venv and caches"
 
 $(STAMP): pyproject.toml
@@ -61,6 +61,7 @@ model: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m vision.train detector
 	$(BIN)/python -m vision.train classifier
+	$(BIN)/python -m vision.train portraits
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -47,6 +47,14 @@ def score_in_process(*argv: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def networks_read(monkeypatch: pytest.MonkeyPatch, classifier, probabilities) -> None:  # noqa: ANN001
+    """Make ``classifier`` (a ``CardClassifier``) read crops as ``probabilities`` (crops ->
+    (N, classes)) says, and leave its portrait reader, a second network, out: a test that
+    says what the network reads says all of it."""
+    monkeypatch.setattr(classifier, "probabilities", probabilities)
+    monkeypatch.setattr(classifier, "portraits", None)
+
+
 def probabilities_of(readings: dict[str, float], rows: int = 1) -> np.ndarray:
     """A classifier's (rows, classes) probabilities, every row alike: these classes at these,
     the rest shared out evenly."""

@@ -90,10 +90,11 @@ def test_shown_its_deck_the_referee_referees_game2_whole_to_its_draw():
     assert comparison.false_accusations == 0 and comparison.plays_extra == 0
     _, without = _refereed("game2")
     # (alone, the plays that waited behind the court cards never read still count as taken,
-    # but the tricks that hold those cards go unscored)
+    # but the tricks that hold those cards go unscored: 6 of the 10 are scored alone since the
+    # sixty-ninth session's portrait reader, 5 before)
     assert comparison.plays_right > without.plays_right, (comparison.plays_right,
                                                           without.plays_right)
-    assert comparison.tricks_right >= without.tricks_right + 5, (comparison.tricks_right,
+    assert comparison.tricks_right >= without.tricks_right + 4, (comparison.tricks_right,
                                                                  without.tricks_right)
 
 

@@ -23,6 +23,7 @@ from .detections import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
 from .pips import PIP_WEIGHT, count_pips
+from .portraits import PortraitError, PortraitReader
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -91,14 +92,25 @@ class ClassifierError(RuntimeError):
 
 class CardClassifier:
     def __init__(self, model: Path | str = MODELS / "cards.onnx",
-                 threads: int | None = None, deck: Deck | None = None) -> None:
+                 threads: int | None = None, deck: Deck | None = None,
+                 portraits: bool = True) -> None:
         """``threads``: onnxruntime threads (default: up to two, which bring four cards read
         both ways from about 7.7 to 4.5 ms on a 2-core machine; give 1 when several processes
         share the cores). ``deck``: the court cards of the deck in play, as shown to the
-        referee (``vision.deck``); every reading is weighed by how alike they look."""
+        referee (``vision.deck``); every reading is weighed by how alike they look.
+        ``portraits``: weigh the portrait reader (``vision.portraits``) into unsure readings
+        of court cards, where its model lies beside the classifier's (``portraits.onnx``; a
+        models folder without one is read without it)."""
         self.deck = deck
         path = Path(model)
         self.session = load_session(path, threads, "classifier", ClassifierError)
+        beside = path.with_name("portraits.onnx")
+        self.portraits = None
+        if portraits and beside.is_file():
+            try:
+                self.portraits = PortraitReader(beside, threads)
+            except PortraitError as error:
+                raise ClassifierError(str(error)) from None
         # the models this project exports read each crop both ways themselves (sharing the
         # work on the index corners); an older model is given each crop twice here
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -233,6 +245,8 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
+        if self.portraits is not None:
+            self.portraits.weigh(frame, detections.quads[whole], probs, LOOK_AGAIN, at_most)
         self._weigh_by_deck(crops, probs, at_most)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None

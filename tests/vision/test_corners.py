@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT, probabilities_of
+from tests.helpers import ROOT, networks_read, probabilities_of
 from vision.cardclasses import BACK, CLASSES, NOT_A_CARD
 from vision.classify import (BACK_AT_MOST, BACK_WEIGHT, LIKE_A_BACK, CardClassifier, as_crop,
                              weigh_by_corners)
@@ -92,7 +92,7 @@ def test_the_classifier_looks_at_corners_only_of_cards_it_reads_unsurely(monkeyp
     picture[50:146, 50:114] = _harlequin()
     picture[50:146, 200:264] = as_crop(np.ascontiguousarray(TinyFaces(0).face("5C")[..., :3]))
     readings = np.stack([_reading(**{"10D": 0.5, BACK: 0.3}), _reading(**{"5C": 0.95})])
-    monkeypatch.setattr(classifier, "probabilities",
+    networks_read(monkeypatch, classifier,
                         lambda crops: np.repeat(readings[:1], len(crops), axis=0)
                         if len(crops) != 2 else readings.copy())
     looked: list[np.ndarray] = []

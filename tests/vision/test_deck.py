@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT, console_script, run_command
+from tests.helpers import ROOT, console_script, networks_read, run_command
 from vision.cardclasses import BACK, CLASSES
 from vision.classify import CardClassifier, as_crop
 from vision.deck import (LIKELIER, PLAINLY_ONE_OF, REFERENCE, SHOWN, TOWARDS, UNSETTLE, Deck,
@@ -456,7 +456,7 @@ def test_a_card_the_deck_turns_into_another_is_a_play_but_never_proof(models, mo
     _, classifier = models
     crops = np.zeros((1, 96, 64, 3), np.uint8)
     alone = _reading(AC=0.8, AS=0.19)
-    monkeypatch.setattr(classifier, "probabilities", lambda c: alone.copy())
+    networks_read(monkeypatch, classifier, lambda c: alone.copy())
     monkeypatch.setattr(classifier, "deck", _TurningDeck("AS", 0.999))
     # measured by 'check' (no referee: no ceiling), the deck's reading stands
     names, confidence = classifier.classify(crops)
@@ -469,6 +469,6 @@ def test_a_card_the_deck_turns_into_another_is_a_play_but_never_proof(models, mo
     spades = [CLASSES.index(c) for c in CLASSES if c.endswith("S")]
     assert probs[0, spades].sum() < 0.98
     # a reading the deck makes surer without turning it stays as sure as the deck makes it
-    monkeypatch.setattr(classifier, "probabilities", lambda c: _reading(AS=0.8, AC=0.19))
+    networks_read(monkeypatch, classifier, lambda c: _reading(AS=0.8, AC=0.19))
     names, confidence = classifier.classify(crops, at_most=0.97)
     assert names == ["AS"] and confidence[0] > 0.998

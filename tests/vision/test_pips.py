@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.helpers import networks_read
 from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, as_crop, weigh_by_pips
 from vision.detections import CardDetections
@@ -112,7 +113,7 @@ def test_the_classifier_counts_pips_only_of_cards_it_reads_unsurely(monkeypatch)
         calls.append(len(crops))
         return sure.copy() if len(calls) == 1 else np.repeat(sure[:1], len(crops), axis=0)
 
-    monkeypatch.setattr(classifier, "probabilities", probabilities)
+    networks_read(monkeypatch, classifier, probabilities)
     counted = []
     monkeypatch.setattr(classify, "count_pips", lambda crop: counted.append(crop) or 9)
     found = classifier.read(picture, CardDetections(quads, np.ones(2, np.float32),

@@ -9,7 +9,7 @@ import pytest
 
 from referee import Card
 from referee.seats import SEATS, Seat
-from tests.helpers import probabilities_of
+from tests.helpers import networks_read, probabilities_of
 from vision.cardclasses import CLASSES
 from vision.classify import CardClassifier, ClassifierError
 from vision.detect import CardDetector, DetectorError
@@ -219,7 +219,7 @@ def test_a_pile_top_read_as_a_face_or_unsurely_stays_unread(classifier, monkeypa
 
     for name, confidence, taken in (("back", 0.95, True), ("back", 0.6, False),
                                     ("KS", 0.99, False), ("none", 0.99, False)):
-        monkeypatch.setattr(classifier, "probabilities",
+        networks_read(monkeypatch, classifier,
                             lambda crops, n=name, c=confidence: _probabilities({n: c}, crops))
         found = classifier.read(picture, pile_top())
         assert bool(found.whole[0]) == taken
@@ -256,7 +256,7 @@ def test_an_unsure_card_is_read_again_along_its_outline_turned_and_the_readings_
             return np.concatenate([_probabilities({"7H": 0.95}), _probabilities({"QS": 0.6})])
         return _probabilities({"QC": 0.8}, crops)  # its outline turned: the QC, each
 
-    monkeypatch.setattr(classifier, "probabilities", probabilities)
+    networks_read(monkeypatch, classifier, probabilities)
     found = classifier.read(picture, CardDetections(quads, np.ones(2, np.float32),
                                                     np.ones(2, bool), [None, None],
                                                     [None, None], np.zeros(2, np.float32)))
@@ -287,7 +287,7 @@ def test_a_card_running_off_the_picture_is_also_read_filled_from_itself_turned(
             return np.concatenate([_probabilities({"7H": 0.95}), _probabilities({"QS": 0.85})])
         return _probabilities({"QS": 0.995}, crops)  # filled, and then turned 4 degrees
 
-    monkeypatch.setattr(classifier, "probabilities", probabilities)
+    networks_read(monkeypatch, classifier, probabilities)
     found = classifier.read(picture, CardDetections(quads, np.ones(2, np.float32),
                                                     np.ones(2, bool), [None, None],
                                                     [None, None], np.zeros(2, np.float32)))
@@ -339,7 +339,7 @@ def _read_one(classifier, monkeypatch, readings: dict[str, float], seat: Seat | 
     read again, at most 0.97 sure), the classifier's probabilities being ``readings``."""
     picture, _ = table_with_four_cards(1)
     quad = np.array([[[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
-    monkeypatch.setattr(classifier, "probabilities",
+    networks_read(monkeypatch, classifier,
                         lambda crops: _probabilities(readings, crops))
     _corners_unseen(monkeypatch)
     return classifier.read(picture, CardDetections(quad, np.ones(1, np.float32),
@@ -403,7 +403,7 @@ def test_a_card_read_surely_in_another_zone_is_not_an_unsure_ones(
     quads = np.array([[[300, 300], [360, 300], [360, 390], [300, 390]],
                       [[600, 300], [660, 300], [660, 390], [600, 390]]], np.float32)
     unsure = {"4S": 0.72, "4C": 0.28}  # seat 3's: a spade, were it not for seat 1's
-    monkeypatch.setattr(classifier, "probabilities", lambda crops: np.concatenate(
+    networks_read(monkeypatch, classifier, lambda crops: np.concatenate(
         [probabilities_of(other), probabilities_of(unsure)])[:len(crops)])
     for step in ("_fill_turned", "_look_again"):  # (each reads the crops again)
         monkeypatch.setattr(classifier, step, lambda *args: None)
@@ -637,7 +637,7 @@ def test_only_a_slanted_card_is_read_a_quarter_round_and_the_surer_reading_stand
                 return _probabilities({"9D": turned}, crops)
             return _probabilities({kept: 0.5}, crops)  # looked at again, turned a little
 
-        monkeypatch.setattr(classifier, "probabilities", probabilities)
+        networks_read(monkeypatch, classifier, probabilities)
         found = CardDetections(quads.copy(), np.ones(2, np.float32), np.ones(2, bool),
                                [None] * 2, [None] * 2, np.zeros(2, np.float32),
                                slanted=np.array([True, False]))
@@ -666,7 +666,7 @@ def test_a_slanted_card_read_surely_as_another_card_each_way_is_read_unsurely(
             return _probabilities({turned[0]: turned[1]}, crops)
 
         probabilities.calls = 0
-        monkeypatch.setattr(classifier, "probabilities", probabilities)
+        networks_read(monkeypatch, classifier, probabilities)
         found = classifier.read(picture, CardDetections(
             quad.copy(), np.ones(1, np.float32), np.ones(1, bool), [None], [None],
             np.zeros(1, np.float32), slanted=np.array([True])))

@@ -1,4 +1,4 @@
-"""``python -m vision.train classifier|detector|quantize [...]``: train the models (needs the
+"""``python -m vision.train classifier|detector|portraits|quantize [...]``: train the models (needs the
 ``train`` extra)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 def main() -> int:
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
-        print("usage: python -m vision.train {classifier,detector,quantize} [--help]",
+        print("usage: python -m vision.train {classifier,detector,portraits,quantize} [--help]",
               file=sys.stderr)
         return 0 if args else 2
     if args[0] == "classifier":
@@ -20,11 +20,15 @@ def main() -> int:
         from .detector import main as detector_main
 
         return detector_main(args[1:])
+    if args[0] == "portraits":
+        from .portraits import main as portraits_main
+
+        return portraits_main(args[1:])
     if args[0] == "quantize":
         from .quantize import main as quantize_main
 
         return quantize_main(args[1:])
-    print(f"unknown model '{args[0]}' (known: classifier, detector, quantize)", file=sys.stderr)
+    print(f"unknown model '{args[0]}' (known: classifier, detector, portraits, quantize)", file=sys.stderr)
     return 2
 
 
