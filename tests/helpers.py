@@ -47,7 +47,8 @@ def score_in_process(*argv: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def networks_read(monkeypatch: pytest.MonkeyPatch, classifier, probabilities) -> None:  # noqa: ANN001
+def networks_read(monkeypatch: pytest.MonkeyPatch, classifier,  # noqa: ANN001
+                  probabilities) -> None:  # noqa: ANN001
     """Make ``classifier`` (a ``CardClassifier``) read crops as ``probabilities`` (crops ->
     (N, classes)) says, and leave its portrait reader, a second network, out: a test that
     says what the network reads says all of it."""

@@ -172,13 +172,22 @@ class CardClassifier:
             return
         alone = probs.copy()
         self.deck.weigh(crops, probs)
-        best = probs.argmax(axis=1)
-        top = probs[np.arange(len(probs)), best]
-        turned = np.flatnonzero((best != alone.argmax(axis=1)) & (top > at_most))
-        was = alone[turned, best[turned]]  # under a half: not the classifier's own reading
-        # the share of the deck's reading kept, so that the turned card is ``at_most`` sure
-        share = np.clip((at_most - was) / (top[turned] - was), 0.0, 1.0)[:, None]
-        probs[turned] = share * probs[turned] + (1.0 - share) * alone[turned]
+        turned = (probs.argmax(axis=1) != alone.argmax(axis=1)) & (probs.max(axis=1) > at_most)
+        _held_to(probs, alone, np.flatnonzero(turned), at_most)
+
+    def _weigh_by_portraits(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
+                            at_most: float) -> None:
+        """Weigh ``probs`` in place by the portrait reader's readings of the cards outlined by
+        ``quads``, where the classifier is unsure (``PortraitReader.weigh``). A reading the
+        portrait makes surer than ``at_most`` is mixed back with the classifier's own until it
+        is ``at_most`` sure: enough to be a play, never to prove cheating on (the reader is
+        right about a guyenne-classic court card two times in three, not 99 in 100)."""
+        if self.portraits is None:
+            return
+        alone = probs.copy()
+        self.portraits.weigh(frame, quads, probs, LOOK_AGAIN)
+        made_sure = (alone.max(axis=1) < LOOK_AGAIN) & (probs.max(axis=1) > at_most)
+        _held_to(probs, alone, np.flatnonzero(made_sure), at_most)
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
@@ -245,8 +254,7 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
-        if self.portraits is not None:
-            self.portraits.weigh(frame, detections.quads[whole], probs, LOOK_AGAIN, at_most)
+        self._weigh_by_portraits(frame, detections.quads[whole], probs, at_most)
         self._weigh_by_deck(crops, probs, at_most)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
@@ -316,6 +324,18 @@ class CardClassifier:
                           for i in unsure for look in _turned(quads[i])])
         more = self.probabilities(crops).reshape(len(unsure), len(TURNS), -1)
         probs[unsure] = _pooled(np.concatenate([probs[unsure, None], more], axis=1))
+
+
+def _held_to(probs: np.ndarray, alone: np.ndarray, rows: np.ndarray, at_most: float) -> None:
+    """Mix each of ``rows`` of ``probs`` (a reading that other evidence made surer than
+    ``at_most``) back with the classifier's own reading of it (that row of ``alone``) until
+    its likeliest card is ``at_most`` sure, in place."""
+    best = probs[rows].argmax(axis=1)
+    top = probs[rows, best]
+    was = alone[rows, best]  # under ``at_most``: the classifier did not read it so surely
+    # the share of the weighed reading kept, so that the card is ``at_most`` sure
+    share = np.clip((at_most - was) / (top - was), 0.0, 1.0)[:, None]
+    probs[rows] = share * probs[rows] + (1.0 - share) * alone[rows]
 
 
 def _leaning_weights(detections: CardDetections, rows: np.ndarray,

@@ -12,7 +12,8 @@ classifier shares each rank out among the suits.
 
 It weighs in only where the classifier's reading is under ``LOOK_AGAIN`` (0.9) and its court
 cards hold at least ``COURT_AT_LEAST`` of it: a reading sure enough to play is never changed,
-and a pip card read unsurely costs no second network. Measured on the studio's hard test
+and a pip card read unsurely costs no second network. A reading it makes sure is a play,
+never proof of cheating (``CardClassifier._weigh_by_portraits``). Measured on the studio's hard test
 pictures (docs/recognition.md, sixty-ninth session), weighing it in once (a weight of one)
 read more cards right and surely and none wrongly at 0.9; twice as strongly read two wrongly
 at 0.9.
@@ -58,27 +59,16 @@ class PortraitReader:
         return self.session.run(None, {self.input_name: tensor})[0]
 
     def weigh(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
-              below: float, at_most: float = 1.0) -> None:
+              below: float) -> None:
         """Weigh ``probs`` (N, classes), in place, by the portraits of the cards outlined by
         ``quads`` in ``frame``, where the reading is under ``below`` and mostly a court card
-        (``weighed``). A reading the portrait makes surer than ``at_most`` is mixed back with
-        the classifier's own until it is ``at_most`` sure: enough to be a play, never to prove
-        cheating on (the portrait reader is right about a guyenne-classic court card two times
-        in three, not ninety-nine in a hundred)."""
+        (``weighed``)."""
         rows = weighed(probs, below)
         if len(rows) == 0:
             return
         crops = np.stack([rectify(frame, quads[i], PORTRAIT_SIZE, ordered=True)
                           for i in rows])
-        alone = probs[rows].copy()
         share_out(probs, rows, self.ranks(crops))
-        best = probs[rows].argmax(axis=1)
-        top = probs[rows, best]
-        over = np.flatnonzero(top > at_most)
-        if len(over):
-            was = alone[over, best[over]]  # under ``below``, so under ``at_most``
-            share = ((at_most - was) / (top[over] - was))[:, None]
-            probs[rows[over]] = share * probs[rows[over]] + (1.0 - share) * alone[over]
 
 
 def weighed(probs: np.ndarray, below: float) -> np.ndarray:

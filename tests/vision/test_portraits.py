@@ -97,16 +97,22 @@ def test_the_classifier_weighs_the_portrait_into_an_unsure_court_card_only(class
 def test_a_reading_the_portrait_makes_sure_is_held_to_a_play_never_a_proof(classifier,
                                                                            monkeypatch):
     reader = classifier.portraits
-    monkeypatch.setattr(reader, "ranks", lambda crops: np.array([[0.001, 0.001, 0.998]]))
     picture = np.full((300, 300, 3), 90, np.uint8)
     quad = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]]], np.float32)
-    free = probabilities_of({"KS": 0.7, "QS": 0.28})
-    reader.weigh(picture, quad, free, LOOK_AGAIN)
-    assert free.argmax() == _index("KS") and free.max() > 0.97
-    held = probabilities_of({"KS": 0.7, "QS": 0.28})
-    reader.weigh(picture, quad, held, LOOK_AGAIN, at_most=0.97)
-    assert held.argmax() == _index("KS") and held.max() == pytest.approx(0.97, abs=1e-5)
-    assert held.sum() == pytest.approx(1.0, abs=1e-5)
+    networks_read(monkeypatch, classifier,
+                  lambda crops: probabilities_of({"KS": 0.7, "QS": 0.28}, len(crops)))
+    monkeypatch.setattr(classifier, "portraits", reader)
+    monkeypatch.setattr(reader, "ranks", lambda crops: np.array([[0.001, 0.001, 0.998]]))
+
+    def read(**at_most):
+        return classifier.read(picture, CardDetections(
+            quad, np.ones(1, np.float32), np.ones(1, bool), [None], [None],
+            np.zeros(1, np.float32)), **at_most)
+
+    free = read()
+    assert free.cards[0] == "KS" and free.confidence[0] > 0.97
+    held = read(at_most=0.97)
+    assert held.cards[0] == "KS" and held.confidence[0] == pytest.approx(0.97, abs=1e-5)
 
 
 def test_a_models_folder_without_a_portrait_reader_reads_without_one(tmp_path):

@@ -1,5 +1,5 @@
-"""``python -m vision.train classifier|detector|portraits|quantize [...]``: train the models (needs the
-``train`` extra)."""
+"""``python -m vision.train classifier|detector|portraits|quantize [...]``: train the models
+(needs the ``train`` extra)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def main() -> int:
         from .quantize import main as quantize_main
 
         return quantize_main(args[1:])
-    print(f"unknown model '{args[0]}' (known: classifier, detector, portraits, quantize)", file=sys.stderr)
+    print(f"unknown model '{args[0]}' (known: classifier, detector, portraits, quantize)",
+          file=sys.stderr)
     return 2
 
 
