@@ -68,6 +68,16 @@ def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
     return 0
 
 
+def write_metadata(path: Path, header: str, meta: dict, model: Path) -> None:
+    """Write ``meta`` as YAML to ``path`` (beside the exported ``model``) under the comment
+    ``header``, and say what was written."""
+    import yaml
+
+    path.write_text(f"# {header}\n" + yaml.safe_dump(meta, sort_keys=False, width=100))
+    print(f"wrote {model} ({model.stat().st_size / 1e6:.2f} MB) and {path.name}",
+          file=sys.stderr)
+
+
 def load_weights(model, path: Path) -> bool:  # noqa: ANN001
     """Load ``path`` into ``model``: a ``.pt`` state of an earlier run, or an ONNX model the
     project's training script exported for this network (what ``models/`` holds, so a run can

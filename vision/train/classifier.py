@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import load_weights, run_training, train_mode, training_parser
+from . import load_weights, run_training, train_mode, training_parser, write_metadata
 from ..options import at_least, share
 from ..cardclasses import BACK, CLASSES, CROP_SIZE, is_court
 from ..classify import LOOK_AGAIN, TURNS
@@ -375,7 +375,6 @@ def _print_confusions(name: str, probs: np.ndarray, labels: np.ndarray) -> None:
 def export(model, temperature: float, folder: Path, args: argparse.Namespace,
            report: dict[str, Any]) -> None:
     import torch
-    import yaml
 
     from ..studio.faces import designs_in
 
@@ -433,11 +432,9 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,
         "accuracy": {k: v for k, v in report.items()},
         "trained": date.today().isoformat(),
     }
-    (folder / "cards.yaml").write_text(
-        "# The card classifier, written by 'python -m vision.train classifier'.\n"
-        + yaml.safe_dump(meta, sort_keys=False, width=100))
-    print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and cards.yaml",
-          file=sys.stderr)
+    write_metadata(folder / "cards.yaml",
+                   "The card classifier, written by 'python -m vision.train classifier'.",
+                   meta, onnx_path)
     from .quantize import after_export
 
     after_export("classifier", onnx_path, args.float_only)

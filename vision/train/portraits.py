@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import run_training, training_parser
+from . import run_training, training_parser, write_metadata
 from ..options import at_least
 from ..portraits import PORTRAIT_SIZE, RANKS
 from .classifier import _to_tensor, fit_temperature, make_crops, paint_over_corners
@@ -188,7 +188,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 def export(model, temperature: float, folder: Path, args: argparse.Namespace,  # noqa: ANN001
            report: dict[str, Any]) -> None:
     import torch
-    import yaml
 
     from ..studio.faces import designs_in
 
@@ -218,11 +217,9 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,  #
                      "validation": report["validation"], "test": report["test"]},
         "trained": date.today().isoformat(),
     }
-    (folder / "portraits.yaml").write_text(
-        "# The portrait reader, written by 'python -m vision.train portraits'.\n"
-        + yaml.safe_dump(meta, sort_keys=False, width=100))
-    print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB) and portraits.yaml",
-          file=sys.stderr)
+    write_metadata(folder / "portraits.yaml",
+                   "The portrait reader, written by 'python -m vision.train portraits'.",
+                   meta, path)
 
 
 def main(argv: list[str] | None = None) -> int:
