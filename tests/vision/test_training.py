@@ -286,3 +286,17 @@ def test_crops_become_the_run_time_input_on_the_device_they_are_sent_to():
         expected = want[::2] if len(batch) == 3 else want
         assert got.dtype == torch.float32 and got.shape == expected.shape
         assert torch.allclose(got, expected, atol=1e-7)
+
+
+def test_one_validation_crop_a_class_is_made_without_an_empty_half():
+    """``--val-per-class 1`` (allowed) once stopped the classifier's training with a
+    traceback: its validation crops are half hard and half normal, and the normal half of one
+    was none."""
+    from vision.cardclasses import CLASSES
+    from vision.train.classifier import _mixed_crops
+
+    images, labels = _mixed_crops("tiny", 1, 3, 1)
+    assert len(images) == len(labels) == len(CLASSES)
+    assert sorted(labels.tolist()) == list(range(len(CLASSES)))
+    images, labels = _mixed_crops("tiny", 3, 3, 1)
+    assert len(images) == 3 * len(CLASSES)

@@ -92,6 +92,8 @@ CORNER = (0.3, 0.3)  # the index corner: this share of the crop's width and heig
 def _mixed_crops(split: str, per_class: int, seed: int,
                  workers: int) -> tuple[np.ndarray, np.ndarray]:
     hard = make_crops(split, (per_class + 1) // 2, seed, workers, hard=True)
+    if per_class < 2:  # one crop a class: the hard one (an empty half cannot be made)
+        return hard
     normal = make_crops(split, per_class // 2, seed + 50, workers, hard=False)
     return np.concatenate([hard[0], normal[0]]), np.concatenate([hard[1], normal[1]])
 
