@@ -23,7 +23,7 @@ from .detections import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, load_session
 from .pips import PIP_WEIGHT, count_pips
-from .portraits import PortraitError, PortraitReader
+from .portraits import PortraitError, PortraitReader, weighed
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -178,16 +178,18 @@ class CardClassifier:
     def _weigh_by_portraits(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
                             at_most: float) -> None:
         """Weigh ``probs`` in place by the portrait reader's readings of the cards outlined by
-        ``quads``, where the classifier is unsure (``PortraitReader.weigh``). A reading the
+        ``quads``, where the classifier is unsure of a court card (``weighed``). A reading the
         portrait makes surer than ``at_most`` is mixed back with the classifier's own until it
         is ``at_most`` sure: enough to be a play, never to prove cheating on (the reader is
         right about a guyenne-classic court card two times in three, not 99 in 100)."""
         if self.portraits is None:
             return
+        rows = weighed(probs, LOOK_AGAIN)
+        if len(rows) == 0:
+            return
         alone = probs.copy()
-        self.portraits.weigh(frame, quads, probs, LOOK_AGAIN)
-        made_sure = (alone.max(axis=1) < LOOK_AGAIN) & (probs.max(axis=1) > at_most)
-        _held_to(probs, alone, np.flatnonzero(made_sure), at_most)
+        self.portraits.weigh(frame, quads, probs, rows)
+        _held_to(probs, alone, rows[probs[rows].max(axis=1) > at_most], at_most)
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,

@@ -59,13 +59,9 @@ class PortraitReader:
         return self.session.run(None, {self.input_name: tensor})[0]
 
     def weigh(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
-              below: float) -> None:
-        """Weigh ``probs`` (N, classes), in place, by the portraits of the cards outlined by
-        ``quads`` in ``frame``, where the reading is under ``below`` and mostly a court card
-        (``weighed``)."""
-        rows = weighed(probs, below)
-        if len(rows) == 0:
-            return
+              rows: np.ndarray) -> None:
+        """Weigh ``rows`` of ``probs`` (N, classes), in place, by the portraits of the cards
+        outlined by those ``quads`` in ``frame`` (the rows ``weighed`` picks)."""
         crops = np.stack([rectify(frame, quads[i], PORTRAIT_SIZE, ordered=True)
                           for i in rows])
         share_out(probs, rows, self.ranks(crops))
