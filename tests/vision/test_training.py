@@ -85,6 +85,27 @@ def test_a_classifier_training_run_can_start_from_the_shipped_float_weights_exac
     assert np.abs((views[0] + views[1]) / 2 - shipped).max() < 1e-4
 
 
+def test_a_portrait_training_run_can_start_from_the_shipped_reader_exactly():
+    """The shipped reader runs each layer twice (the crop as it is and turned round), so its
+    graph names each layer twice: both name the one layer of the network it was trained as."""
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    import onnxruntime
+    import yaml
+
+    from vision.train import load_weights
+    from vision.train.classifier import _to_tensor
+    from vision.train.portraits import both_ways, build_model, read
+
+    model = build_model()
+    assert load_weights(both_ways(model, 1.0), MODELS / "portraits.onnx")
+    temperature = yaml.safe_load((MODELS / "portraits.yaml").read_text())["temperature"]
+    crops = (np.random.default_rng(3).random((4, 144, 96, 3)) * 255).astype(np.uint8)
+    shipped = onnxruntime.InferenceSession(str(MODELS / "portraits.onnx")).run(
+        None, {"crops": _to_tensor(crops).numpy()})[0]
+    assert np.abs(read(model, crops, temperature) - shipped).max() < 1e-4
+
+
 def test_the_exported_classifier_reads_both_ways_as_two_separate_readings_would():
     """The export shares the corner features between a crop's two readings: the result must be
     what reading the crop and the turned crop apart gives."""

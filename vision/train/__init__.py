@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -112,10 +113,13 @@ def load_weights(model, path: Path) -> bool:  # noqa: ANN001
     layers = [n for n in graph.node if n.op_type in ("Conv", "Gemm")]
     wanted = {name for name, m in modules.items()
               if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))}
+    loaded: set[str] = set()
     with torch.no_grad():
         for node in layers:
             # exported as '/inner/<path>/<dotted name>/Conv': the dotted name is the module's
             name = node.name.rsplit("/", 2)[-2] if node.name.count("/") >= 2 else ""
+            if name not in modules and re.sub(r"_\d+$", "", name) in loaded:
+                continue  # a layer run twice (the crop turned round) is exported twice
             layer = modules.get(name)
             if layer is None or not hasattr(layer, "weight"):
                 raise SystemExit(f"{path}: its layer '{node.name}' has no counterpart in "
@@ -127,6 +131,7 @@ def load_weights(model, path: Path) -> bool:  # noqa: ANN001
             layer.weight.copy_(weight)
             bias = torch.from_numpy(values[node.input[2]].copy())
             wanted.discard(name)
+            loaded.add(name)
             norm = norms.get(id(layer))
             if norm is None:
                 layer.bias.copy_(bias)

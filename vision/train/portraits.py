@@ -9,7 +9,7 @@ crops at 96x144 with both index corners painted over, labelled jack, queen or ki
 time (``vision.portraits``) its reading shares out a crop's court-card probability among the
 three ranks again, only where the classifier is unsure.
 
-    python -m vision.train portraits [--per-card 24] [--epochs 10] [--seed 1]
+    python -m vision.train portraits [--per-card 24] [--epochs 10] [--seed 1] [--init MODEL]
 
 Only the *train* designs (not the made-up ones, whose court cards carry borrowed pictures) are
 trained on; the *validation* designs choose the softmax temperature and the *test* designs are
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import run_training, training_parser, write_metadata
+from . import load_weights, run_training, train_mode, training_parser, write_metadata
 from ..options import at_least
 from ..portraits import PORTRAIT_SIZE, RANKS
 from .classifier import _to_tensor, fit_temperature, make_crops, paint_over_corners
@@ -149,14 +149,22 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     x_test, y_test, d_test = portrait_crops("test", args.val_per_card, args.seed + 2,
                                             args.workers, by_design=True)
     device = torch.device(args.device)
-    model = build_model().to(device)
+    model = build_model()
+    frozen_norms = False
+    if args.init:  # carry on from an earlier run's weights, or from the shipped reader
+        # (an exported reader names its layers as the wrapper that reads both ways holds them)
+        frozen_norms = load_weights(model if args.init.endswith(".pt") else both_ways(model, 1.0),
+                                    Path(args.init))
+        print(f"starting from {args.init}", file=sys.stderr)
+    model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     per_epoch = len(x_train) // args.batch
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
-                                                   total_steps=args.epochs * per_epoch)
+    if args.epochs:  # (none with --epochs 0, which only measures and exports)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
+                                                       total_steps=args.epochs * per_epoch)
     targets = torch.from_numpy(y_train).long().to(device)
     for epoch in range(1, args.epochs + 1):
-        model.train()
+        train_mode(model, frozen_norms)
         started = time.monotonic()
         order = generator.permutation(len(x_train))
         total = 0.0
@@ -177,6 +185,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
               + f" ({time.monotonic() - started:.0f} s)", file=sys.stderr)
     temperature = fit_temperature(model, x_val, y_val)
     model.cpu()
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), Path(args.out) / "portraits.pt")  # for a later --init
     report = {"temperature": round(temperature, 4),
               "validation": figures(read(model, x_val, temperature), y_val, d_val),
               "test": figures(read(model, x_test, temperature), y_test, d_test)}
@@ -209,7 +219,8 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,  #
         "trained_on": {"designs": [d.name for d in designs_in("train")],
                        "crops": "court cards, both index corners painted over",
                        "crops_per_card": args.per_card, "data_seed": args.seed,
-                       "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr},
+                       "epochs": args.epochs, "batch": args.batch, "learning_rate": args.lr,
+                       "started_from": args.init or "random weights"},
         "validation_designs": [d.name for d in designs_in("val")],
         "test_designs": [d.name for d in designs_in("test")],
         "accuracy": {"note": "rank read from the portrait alone (index corners painted over), "
@@ -227,4 +238,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-card", type=at_least(1), default=24,
                         help="crops of each court card of each train design (default 24)")
     parser.add_argument("--val-per-card", type=at_least(1), default=20)
+    parser.add_argument("--init", help="start from these weights: a portraits.pt of an earlier "
+                        "run, or a portraits.onnx this script wrote (e.g. models/portraits.onnx)")
     return run_training(parser, argv, train)
