@@ -189,6 +189,22 @@ def test_a_float_only_run_leaves_the_8_bit_model_to_later(tmp_path, capsys):
     assert "python -m vision.train quantize detector" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
+def test_every_training_option_says_what_it_does(trainer, monkeypatch):
+    """``--help`` explains each option; only the trainers that export an 8-bit model offer to
+    leave it to later (``--float-only``)."""
+    import importlib
+
+    module = importlib.import_module(f"vision.train.{trainer}")
+    monkeypatch.setattr(module, "run_training", lambda parser, argv, train: parser)
+    parser = module.main([])
+    options = [a for a in parser._actions if a.option_strings and a.dest != "help"]
+    assert options and all(a.help for a in options), [
+        a.option_strings[0] for a in options if not a.help]
+    offers = any("--float-only" in a.option_strings for a in options)
+    assert offers is (trainer != "portraits")
+
+
 def test_a_fine_tunes_drift_from_its_starting_model_is_nothing_until_it_moves():
     """``--keep-close`` pays ``drift``: none while the readings are the starting model's, more
     the further they move, and it pulls them back towards the starting model's."""

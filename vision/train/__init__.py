@@ -18,22 +18,36 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 
 def training_parser(model: str, description: str, epochs: int, batch: int,
-                    lr: float = 3e-3) -> argparse.ArgumentParser:
-    """The options every training script shares; each adds its own data options."""
+                    lr: float = 3e-3, quantized: bool = True) -> argparse.ArgumentParser:
+    """The options every training script shares; each adds its own data options.
+    ``quantized``: the script exports an 8-bit model beside the float one (which
+    ``--float-only`` leaves to later)."""
     parser = argparse.ArgumentParser(prog=f"python -m vision.train {model}",
                                      description=description)
     parser.add_argument("--epochs", type=at_least(0), default=epochs,
                         help=f"passes over the training data (default {epochs}; 0, with "
                         "--init: measure and export that model as it is)")
-    parser.add_argument("--batch", type=at_least(1), default=batch)
-    parser.add_argument("--lr", type=above_zero, default=lr)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1)
-    parser.add_argument("--threads", type=at_least(1), default=os.cpu_count() or 1)
-    parser.add_argument("--out", default=str(PROJECT / "models"))
+    parser.add_argument("--batch", type=at_least(1), default=batch,
+                        help="examples a training step (default %(default)s)")
+    parser.add_argument("--lr", type=above_zero, default=lr,
+                        help="the highest learning rate of the one-cycle schedule "
+                        "(default %(default)s; a fine-tune with --init wants less)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the data seed: the same seed makes the same training data "
+                        "(default %(default)s)")
+    parser.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1,
+                        help="processes that make the training data (default: one a core, "
+                        "%(default)s here)")
+    parser.add_argument("--threads", type=at_least(1), default=os.cpu_count() or 1,
+                        help="PyTorch's threads (default: one a core, %(default)s here)")
+    parser.add_argument("--out", default=str(PROJECT / "models"),
+                        help="the folder the model and its YAML are written to (default: the "
+                        "project's models/, which the program runs)")
     parser.add_argument("--device", default="cpu",
                         help="where PyTorch trains: cpu (default), cuda, cuda:1, ... The data "
                         "is made on the CPU either way; the exported model is the same kind")
+    if not quantized:
+        return parser
     parser.add_argument("--float-only", action="store_true",
                         help="export the float weights only, and leave the 8-bit model to a "
                         "later 'python -m vision.train quantize' (say, on the machine that "

@@ -455,8 +455,13 @@ def _mark_both_ways(path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser("classifier", __doc__.splitlines()[0], epochs=24, batch=128)
-    parser.add_argument("--per-class", type=at_least(1), default=1200)
-    parser.add_argument("--val-per-class", type=at_least(1), default=80)
+    parser.add_argument("--per-class", type=at_least(1), default=1200,
+                        help="training crops of each class, from the train designs "
+                        "(default %(default)s)")
+    parser.add_argument("--val-per-class", type=at_least(1), default=80,
+                        help="crops of each class from the validation designs, which fit the "
+                        "temperature, and as many from the test designs, which are only "
+                        "measured (default %(default)s)")
     parser.add_argument("--keep-close", type=float, default=0.0, metavar="WEIGHT",
                         help="with --init: also pay this times how far the readings drift from "
                         "the starting model's on the same crops, so a fine-tune keeps what that "

@@ -333,8 +333,12 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
 
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser("detector", __doc__.splitlines()[0], epochs=24, batch=16)
-    parser.add_argument("--pictures", type=at_least(1), default=8000)
-    parser.add_argument("--val-pictures", type=at_least(1), default=200)
+    parser.add_argument("--pictures", type=at_least(1), default=8000,
+                        help="studio table pictures to train on, from the train designs "
+                        "(default %(default)s)")
+    parser.add_argument("--val-pictures", type=at_least(1), default=200,
+                        help="studio pictures from the validation designs, measured after "
+                        "each epoch (default %(default)s)")
     parser.add_argument("--init", help="start from these weights: a detector.pt of an earlier "
                         "run, or a detector-float.onnx this script wrote")
     return run_training(parser, argv, train)

@@ -234,10 +234,14 @@ def export(model, temperature: float, folder: Path, args: argparse.Namespace,  #
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = training_parser("portraits", __doc__.splitlines()[0], epochs=10, batch=128)
+    parser = training_parser("portraits", __doc__.splitlines()[0], epochs=10, batch=128,
+                             quantized=False)  # (small, and run on few crops: kept in float)
     parser.add_argument("--per-card", type=at_least(1), default=24,
                         help="crops of each court card of each train design (default 24)")
-    parser.add_argument("--val-per-card", type=at_least(1), default=20)
+    parser.add_argument("--val-per-card", type=at_least(1), default=20,
+                        help="crops of each court card of each validation design, which fit the "
+                        "temperature, and of each test design, which are only measured "
+                        "(default %(default)s)")
     parser.add_argument("--init", help="start from these weights: a portraits.pt of an earlier "
                         "run, or a portraits.onnx this script wrote (e.g. models/portraits.onnx)")
     return run_training(parser, argv, train)

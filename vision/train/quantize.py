@@ -250,11 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="the 8-bit model to write (default: models/detector.onnx "
                         "or models/cards.onnx)")
     parser.add_argument("--pictures", type=at_least(1), default=120,
-                        help="table pictures (and as many close-ups) to take ranges from")
-    parser.add_argument("--seed", type=int, default=5)
+                        help="table pictures (and as many close-ups) to take ranges from "
+                        "(default %(default)s)")
+    parser.add_argument("--seed", type=int, default=5,
+                        help="the seed of those pictures (default %(default)s)")
     parser.add_argument("--agree", type=share, default=0.97,
                         help="fail when the detector's card-mask IoU with the float model, or "
-                        "the classifier's share of readings unchanged, is lower")
+                        "the classifier's share of readings unchanged, is lower (default "
+                        "%(default)s)")
     args = parser.parse_args(argv)
     try:
         import onnx  # noqa: F401
