@@ -681,12 +681,14 @@ def _light_ratio(thumb: np.ndarray,
 
 
 def _middle(values: np.ndarray) -> float:
-    """The median of ``values`` (1-D), exactly as ``np.median`` gives it, in half its time
-    (it is worked out on every frame)."""
+    """The median of ``values`` (1-D, not empty), exactly as ``np.median`` gives it, in a
+    fraction of its time (it is worked out on every frame). Partitioned at the two middle
+    places even where only one is wanted: at one place alone numpy's partition slows down
+    several times over on many equal values, as a still table's ratios are (game1 at
+    1280x720: 110 against 16 microseconds a frame)."""
     half = len(values) // 2
-    if len(values) % 2:
-        return float(np.partition(values, half)[half])
-    return float(np.partition(values, [half - 1, half])[half - 1:half + 1].mean())
+    middle = np.partition(values, [half - 1, half] if half else [half])
+    return float(middle[half] if len(values) % 2 else middle[half - 1:half + 1].mean())
 
 
 def _square_mm2(corners: list[tuple[float, float]]) -> float:
