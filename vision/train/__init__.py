@@ -93,6 +93,20 @@ def write_metadata(path: Path, header: str, meta: dict, model: Path) -> None:
           file=sys.stderr)
 
 
+def start_from(model, init: str | None, exported=None) -> bool:  # noqa: ANN001
+    """Load the weights ``--init`` names into ``model`` (none: it keeps its random ones) and
+    say so; returns whether its batch norms must stay frozen (``load_weights``).
+    ``exported``: the module the export wrapped ``model`` in, under whose names an exported
+    model's layers are found (a ``.pt`` is ``model``'s own state)."""
+    if not init:
+        return False
+    path = Path(init)
+    frozen = load_weights(model if exported is None or path.suffix != ".onnx" else exported,
+                          path)
+    print(f"starting from {init}", file=sys.stderr)
+    return frozen
+
+
 def load_weights(model, path: Path) -> bool:  # noqa: ANN001
     """Load ``path`` into ``model``: a ``.pt`` state of an earlier run, or an ONNX model the
     project's training script exported for this network (what ``models/`` holds, so a run can

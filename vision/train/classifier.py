@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import load_weights, run_training, train_mode, training_parser, write_metadata
+from . import run_training, start_from, train_mode, training_parser, write_metadata
 from ..options import at_least, share
 from ..cardclasses import BACK, CLASSES, CROP_SIZE, is_court
 from ..classify import LOOK_AGAIN, TURNS
@@ -261,10 +261,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     x_val, y_val = _mixed_crops("val", args.val_per_class, args.seed + 1, workers)
     x_test, y_test = _mixed_crops("test", args.val_per_class, args.seed + 2, workers)
     model = build_model()
-    frozen_norms = False
-    if args.init:  # carry on from an earlier run's weights, or from the shipped model
-        frozen_norms = load_weights(model, Path(args.init))
-        print(f"starting from {args.init}", file=sys.stderr)
+    # (carry on from an earlier run's weights, or from the shipped model)
+    frozen_norms = start_from(model, args.init)
     device = torch.device(args.device)
     model.to(device)
     teacher = None

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import load_weights, run_training, train_mode, training_parser
+from . import run_training, start_from, train_mode, training_parser
 from ..options import at_least
 from ..outlines import CORE_SHARE
 
@@ -214,10 +214,7 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
     pictures, maps = make_pictures(args.pictures, args.seed, args.workers)
     val_p, val_m = make_pictures(args.val_pictures, args.seed + 7919, args.workers)
     model = build_model()
-    frozen_norms = False
-    if args.init:  # carry on from an earlier run
-        frozen_norms = load_weights(model, Path(args.init))
-        print(f"starting from {args.init}", file=sys.stderr)
+    frozen_norms = start_from(model, args.init)  # (carry on from an earlier run)
     device = torch.device(args.device)
     model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)

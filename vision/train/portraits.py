@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import load_weights, run_training, train_mode, training_parser, write_metadata
+from . import run_training, start_from, train_mode, training_parser, write_metadata
 from ..options import at_least
 from ..portraits import PORTRAIT_SIZE, RANKS
 from .classifier import _to_tensor, fit_temperature, make_crops, paint_over_corners
@@ -150,12 +150,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                                             args.workers, by_design=True)
     device = torch.device(args.device)
     model = build_model()
-    frozen_norms = False
-    if args.init:  # carry on from an earlier run's weights, or from the shipped reader
-        # (an exported reader names its layers as the wrapper that reads both ways holds them)
-        frozen_norms = load_weights(model if args.init.endswith(".pt") else both_ways(model, 1.0),
-                                    Path(args.init))
-        print(f"starting from {args.init}", file=sys.stderr)
+    # (carry on from an earlier run's weights, or from the shipped reader, whose layers are
+    # named as the wrapper that reads each crop both ways holds them)
+    frozen_norms = start_from(model, args.init, exported=both_ways(model, 1.0))
     model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     per_epoch = len(x_train) // args.batch
