@@ -131,6 +131,39 @@ def test_a_model_of_another_shape_is_refused():
         load_weights(build_model(), MODELS / "cards-float.onnx")
 
 
+def test_weights_that_cannot_be_started_from_are_refused_in_one_line(tmp_path):
+    """A damaged file, or a training run's weights of another network, stop the run with the
+    reason, not a traceback."""
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.train import load_weights
+    from vision.train.detector import build_model as detector
+    from vision.train.portraits import build_model
+
+    damaged_pt, damaged_onnx = tmp_path / "damaged.pt", tmp_path / "damaged.onnx"
+    damaged_pt.write_bytes(b"not a model")
+    damaged_onnx.write_bytes(b"not a model")
+    torch.save(detector().state_dict(), tmp_path / "detector.pt")
+    for path, says in ((damaged_pt, "not the weights of a training run, or damaged ones"),
+                       (damaged_onnx, "not an ONNX model, or a damaged one"),
+                       (tmp_path / "detector.pt", "the weights of another network")):
+        with pytest.raises(SystemExit, match=says):
+            load_weights(build_model(), path)
+
+
+@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
+def test_starting_weights_that_do_not_exist_are_told_before_any_data_is_made(trainer, capsys,
+                                                                              monkeypatch):
+    import importlib
+
+    module = importlib.import_module(f"vision.train.{trainer}")
+    monkeypatch.setattr(module, "train", lambda args: pytest.fail("the data was made"))
+    with pytest.raises(SystemExit) as stopped:
+        module.main(["--init", "no/such/weights.pt"])
+    assert stopped.value.code == 2
+    assert "--init: 'no/such/weights.pt' does not exist" in capsys.readouterr().err
+
+
 def test_the_8_bit_model_is_refused_as_a_start_with_the_float_weights_named():
     pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")

@@ -59,8 +59,11 @@ def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
                  train: Callable[[argparse.Namespace], object]) -> int:
     """Parse the options, check that PyTorch is there, train."""
     args = parser.parse_args(argv)
-    if args.epochs == 0 and not getattr(args, "init", None):
+    init = getattr(args, "init", None)
+    if args.epochs == 0 and not init:
         parser.error("--epochs 0 only measures and exports a model: name it with --init")
+    if init and not Path(init).is_file():  # (told now, not after the data has been made)
+        parser.error(f"--init: '{init}' does not exist")
     try:
         import torch
     except ImportError:
@@ -115,17 +118,30 @@ def load_weights(model, path: Path) -> bool:  # noqa: ANN001
     into the convolutions: each comes back as the convolution's bias, and the norms are then
     to be kept frozen (``train_mode``) so the network starts out computing exactly what the
     model did. Returns whether they must be (for a ``.pt``, whether it is the state of such a
-    run: ``_folded_norms``). Raises ``SystemExit`` for a model of another
-    shape."""
+    run: ``_folded_norms``). Raises ``SystemExit``, with a one-line reason, for a file that
+    cannot be read or a model of another shape."""
     import torch
 
     if path.suffix != ".onnx":
-        model.load_state_dict(torch.load(path, map_location="cpu"))
+        try:
+            state = torch.load(path, map_location="cpu")
+        except Exception as error:  # (torch raises many kinds for a file not its own)
+            raise SystemExit(f"{path}: not the weights of a training run, or damaged ones "
+                             f"({type(error).__name__})") from None
+        try:
+            model.load_state_dict(state)
+        except (RuntimeError, TypeError, AttributeError):  # (its layers, or no state at all)
+            raise SystemExit(f"{path}: the weights of another network, not this one's"
+                             ) from None
         return _folded_norms(model)
     import onnx
     from onnx import numpy_helper
 
-    graph = onnx.load(str(path)).graph
+    try:
+        graph = onnx.load(str(path)).graph
+    except Exception as error:  # (a damaged file raises protobuf's own kinds)
+        raise SystemExit(f"{path}: not an ONNX model, or a damaged one ({type(error).__name__})"
+                         ) from None
     if any(n.op_type == "DequantizeLinear" for n in graph.node):
         float_weights = path.with_name(path.stem + "-float.onnx")
         raise SystemExit(f"{path} is the 8-bit model the program runs; training starts from "
