@@ -121,9 +121,9 @@ class CardClassifier:
         # the crop size is the model's own, so a model trained at another size still works
         self.size = (int(width), int(height)) if isinstance(width, int) else CROP_SIZE
         outputs = self.session.get_outputs()[0].shape
-        if outputs[-1] != len(CLASSES):
-            raise ClassifierError(f"classifier model '{path}' has {outputs[-1]} classes, "
-                                  f"expected {len(CLASSES)}")
+        if len(outputs) != 2 or outputs[-1] != len(CLASSES):
+            raise ClassifierError(f"classifier model '{path}' gives {outputs}, expected a "
+                                  f"probability for each of the {len(CLASSES)} classes")
         # OpenCV builds its tables for Lab colour on the first conversion (about 90 ms here):
         # built now, so that the first card read unsurely (its pips counted in Lab,
         # vision.pips) does not stall a live frame or a replay

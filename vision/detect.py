@@ -94,6 +94,13 @@ class CardDetector:
         # two threads bring a 1280x720 frame from about 16 to 12 ms on a 2-core machine
         self.session = load_session(model, threads, "detector", DetectorError)
         self.input_name = self.session.get_inputs()[0].name
+        # (a picture of any size in; a map of cards and one of their cores out)
+        inputs, outputs = self.session.get_inputs()[0].shape, self.session.get_outputs()[0].shape
+        if len(inputs) != 4 or any(isinstance(side, int) for side in inputs[2:]) \
+                or len(outputs) != 4 or outputs[1] != 2:
+            raise DetectorError(f"'{model}' is no card detector: it takes {inputs} and gives "
+                                f"{outputs}, where a detector takes pictures of any size and "
+                                "gives two maps of them")
         self.long_side, self.table_long_side = input_long_side, table_long_side
         self.core_threshold = core_threshold
         self.card_threshold = card_threshold

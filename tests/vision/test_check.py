@@ -489,6 +489,20 @@ def test_a_missing_model_is_a_one_line_error_with_any_number_of_workers(tmp_path
     assert f"model '{tmp_path}" in done.stderr and "is missing" in done.stderr
 
 
+def test_a_models_folder_with_the_wrong_model_in_it_is_a_one_line_error(tmp_path):
+    import shutil
+
+    from vision.models import MODELS
+
+    for name in ("cards.onnx", "cards.yaml", "detector.yaml"):
+        shutil.copy(MODELS / name, tmp_path / name)
+    shutil.copy(MODELS / "cards.onnx", tmp_path / "detector.onnx")
+    done = run_command([console_script("sueca-referee"), "check", str(SAMPLES), "--models",
+                        str(tmp_path), "--workers", "1"])
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "detector.onnx' is no card detector" in done.stderr
+
+
 def test_the_contact_sheet_shows_the_surest_misreadings_first():
     """On a big set the sheet's 48 tiles are the mistakes that matter most: cards read as
     other cards, surest first (the referee's threshold reached: it would have taken them),

@@ -65,6 +65,17 @@ def test_missing_models_are_clear_errors(tmp_path):
         CardClassifier(tmp_path / "bad.onnx")
 
 
+def test_a_model_of_the_other_kind_is_a_clear_error():
+    """A models folder whose detector is the classifier (or the other way round) is refused
+    when the model is loaded, not by onnxruntime halfway through the first frame."""
+    from vision.models import MODELS
+
+    with pytest.raises(DetectorError, match="is no card detector"):
+        CardDetector(MODELS / "cards.onnx")
+    with pytest.raises(ClassifierError, match="a probability for each of the 54 classes"):
+        CardClassifier(MODELS / "detector.onnx")
+
+
 def test_detections_container_checks_its_arrays():
     with pytest.raises(ValueError, match="scores has 0 entries for 1 cards"):
         CardDetections(np.zeros((1, 4, 2), np.float32))

@@ -341,6 +341,21 @@ def test_quantizing_refuses_a_wrong_count_or_share_in_one_line(option, value, sa
     assert f"argument {option}: {says}" in err and "Traceback" not in err
 
 
+def test_quantizing_a_model_of_the_other_kind_or_a_damaged_one_is_refused_in_one_line(
+        tmp_path, capsys):
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    from vision.train.quantize import main
+
+    damaged = tmp_path / "cards-float.onnx"
+    damaged.write_bytes(b"not a model")
+    for what, model, says in (("detector", MODELS / "cards-float.onnx", "is no card detector"),
+                              ("classifier", damaged, "cannot load classifier model")):
+        assert main([what, "--float", str(model), "--out", str(tmp_path / "out.onnx")]) == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err
+    assert not (tmp_path / "out.onnx").exists()
+
+
 def test_crops_become_the_run_time_input_on_the_device_they_are_sent_to():
     """``_to_tensor`` sends the crops' bytes to the device and makes floats there: the same
     (N, 3, H, W) BGR input in [0, 1] as the program feeds the model, whether a device is named

@@ -274,7 +274,14 @@ def main(argv: list[str] | None = None) -> int:
     if out.resolve() == float_model.resolve():
         print("--out must not be the float model itself", file=sys.stderr)
         return 2
-    block = quantize(args.what, float_model, out, args.pictures, args.seed)
+    from vision.classify import ClassifierError
+    from vision.detect import DetectorError
+
+    try:
+        block = quantize(args.what, float_model, out, args.pictures, args.seed)
+    except (ClassifierError, DetectorError) as error:  # (a model it cannot read as one)
+        print(error, file=sys.stderr)
+        return 2
     agreement = block["agreement_with_float_on_val_designs"]
     agree = (agreement["card_iou"]["all"] if args.what == "detector"
              else agreement["readings_the_same"])
