@@ -164,6 +164,20 @@ def test_starting_weights_that_do_not_exist_are_told_before_any_data_is_made(tra
     assert "--init: 'no/such/weights.pt' does not exist" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
+def test_a_model_folder_that_cannot_be_made_is_told_before_any_training(trainer, tmp_path,
+                                                                       capsys, monkeypatch):
+    import importlib
+
+    module = importlib.import_module(f"vision.train.{trainer}")
+    monkeypatch.setattr(module, "train", lambda args: pytest.fail("the data was made"))
+    (tmp_path / "a file").write_text("")
+    with pytest.raises(SystemExit) as stopped:
+        module.main(["--out", str(tmp_path / "a file" / "models")])
+    assert stopped.value.code == 2
+    assert "--out: cannot make the folder" in capsys.readouterr().err
+
+
 def test_the_8_bit_model_is_refused_as_a_start_with_the_float_weights_named():
     pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")

@@ -64,6 +64,12 @@ def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
         parser.error("--epochs 0 only measures and exports a model: name it with --init")
     if init and not Path(init).is_file():  # (told now, not after the data has been made)
         parser.error(f"--init: '{init}' does not exist")
+    try:  # (and the folder the model goes to, not after the training)
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"--out: cannot make the folder '{args.out}' ({error.strerror})")
+    if not os.access(args.out, os.W_OK):
+        parser.error(f"--out: cannot write in '{args.out}'")
     try:
         import torch
     except ImportError:
