@@ -122,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
         "sheet", help="a contact sheet of a labelled image set",
         description="Put the first pictures of a labelled set (a folder with labels.csv and "
                     "images/) side by side in one image, optionally with every label drawn.")
-    sheet.add_argument("folder", metavar="DIR", help="the image set")
+    sheet.add_argument("folder", metavar="DIR",
+                       help="the image set (its folder, or its labels.csv)")
     sheet.add_argument("--out", required=True, metavar="SHEET.jpg", help="image to write")
     sheet.add_argument("--count", type=at_least(1), default=12, help="pictures (default 12)")
     sheet.add_argument("--columns", type=at_least(1), default=4, help="per row (default 4)")

@@ -451,8 +451,14 @@ def test_contact_sheet_of_a_set(tmp_path):
     exe = console_script("sueca-referee")
     done = run_command([exe, "studio", "sheet", str(tmp_path / "none"), "--out",
                         str(tmp_path / "s.jpg")])
-    assert done.returncode == 1 and "labels.csv" in done.stderr
+    assert done.returncode == 2 and f"'{tmp_path / 'none'}' does not exist" in done.stderr
     assert "Traceback" not in done.stderr
+    # the set's labels.csv named itself, as 'check' takes it; a PNG sheet (which takes no
+    # JPEG quality: OpenCV warned of it)
+    done = run_command([exe, "studio", "sheet", str(labels), "--count", "1", "--out",
+                        str(tmp_path / "one.png")])
+    assert done.returncode == 0 and "one.png: 1 picture\n" in done.stdout
+    assert "unsupported key" not in done.stderr and (tmp_path / "one.png").is_file()
     # a folder that is there, but holds no set
     (tmp_path / "empty").mkdir()
     done = run_command([exe, "studio", "sheet", str(tmp_path / "empty"), "--out",

@@ -119,8 +119,13 @@ def run_studio_sheet(ns: argparse.Namespace) -> int:
 
     from vision.studio.sheet import contact_sheet
 
-    labels = Path(ns.folder) / "labels.csv"
-    if Path(ns.folder).is_dir() and not labels.is_file():
+    given = Path(ns.folder)
+    if not given.exists():
+        print(f"{PROG} studio sheet: '{ns.folder}' does not exist", file=sys.stderr)
+        return 2
+    # (a set's labels.csv itself may be named, as 'check' takes it)
+    labels = given if given.is_file() else given / "labels.csv"
+    if given.is_dir() and not labels.is_file():
         print(f"{PROG} studio sheet: no labels.csv in '{ns.folder}' (a folder that "
               "'sueca-referee studio images' wrote)", file=sys.stderr)
         return 2
@@ -135,7 +140,7 @@ def run_studio_sheet(ns: argparse.Namespace) -> int:
     except (KeyError, ValueError) as error:
         print(f"{PROG} studio sheet: '{labels}' is not a labels file ({error})", file=sys.stderr)
         return 1
-    print(f"{ns.out}: {n} pictures")
+    print(f"{ns.out}: {n} picture{'' if n == 1 else 's'}")
     return 0
 
 

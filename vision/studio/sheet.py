@@ -44,6 +44,7 @@ def contact_sheet(labels: Path, out: Path, count: int = 12, columns: int = 4,
     while len(tiles) % columns:
         tiles.append(np.zeros_like(tiles[0]))
     sheet = np.vstack([np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)])
-    if not cv2.imwrite(str(out), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85]):
+    jpeg = out.suffix.lower() in (".jpg", ".jpeg")  # (a PNG takes no quality)
+    if not cv2.imwrite(str(out), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85] if jpeg else []):
         raise OSError(f"cannot write '{out}'")
     return min(count, len(names))
