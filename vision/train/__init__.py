@@ -57,7 +57,8 @@ def training_parser(model: str, description: str, epochs: int, batch: int,
 
 def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
                  train: Callable[[argparse.Namespace], object]) -> int:
-    """Parse the options, check that PyTorch is there, train."""
+    """Parse the options; check the starting weights and the model folder (made here, so
+    the trainers need not) before any data is made, and that PyTorch is there; train."""
     args = parser.parse_args(argv)
     init = getattr(args, "init", None)
     if args.epochs == 0 and not init:

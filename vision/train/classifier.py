@@ -314,7 +314,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             schedule.step()
             total += float(loss.detach()) * len(index)
         val_acc, _ = evaluate(model, x_val, y_val)
-        Path(args.out).mkdir(parents=True, exist_ok=True)
         torch.save({k: v.cpu() for k, v in model.state_dict().items()},
                    Path(args.out) / "cards.pt")  # in case export fails
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, "

@@ -241,7 +241,6 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
             schedule.step()
             total += float(loss.detach()) * len(x)
         iou = evaluate(model, val_p, val_m)
-        Path(args.out).mkdir(parents=True, exist_ok=True)
         torch.save({k: v.cpu() for k, v in model.state_dict().items()},
                    Path(args.out) / "detector.pt")  # in case export fails
         print(f"epoch {epoch}/{args.epochs}: loss {total / len(order):.4f}, val IoU card "

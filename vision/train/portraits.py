@@ -182,7 +182,6 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
               + f" ({time.monotonic() - started:.0f} s)", file=sys.stderr)
     temperature = fit_temperature(model, x_val, y_val)
     model.cpu()
-    Path(args.out).mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), Path(args.out) / "portraits.pt")  # for a later --init
     report = {"temperature": round(temperature, 4),
               "validation": figures(read(model, x_val, temperature), y_val, d_val),
