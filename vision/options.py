@@ -86,13 +86,23 @@ def picture_size(text: str) -> tuple[int, int]:
 
 
 def model_folder(text: str) -> str:
-    """A folder holding both models, ``detector.onnx`` and ``cards.onnx``."""
+    """A folder holding both models, ``detector.onnx`` and ``cards.onnx``, each loading as a
+    model of its kind (a benchmark would otherwise stop with a traceback in its first
+    worker)."""
     from pathlib import Path
+
+    from .classify import CardClassifier, ClassifierError
+    from .detect import CardDetector, DetectorError
 
     missing = [name for name in ("detector.onnx", "cards.onnx")
                if not (Path(text) / name).is_file()]
     if missing:
         raise argparse.ArgumentTypeError(f"'{text}' holds no {' and no '.join(missing)}")
+    try:
+        CardDetector(Path(text) / "detector.onnx", threads=1)
+        CardClassifier(Path(text) / "cards.onnx", threads=1)
+    except (DetectorError, ClassifierError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return text
 
 

@@ -32,6 +32,15 @@ def test_a_wrong_value_says_what_is_wrong(kind, text, says):
         kind(text)
 
 
+def test_a_model_folder_whose_detector_is_another_kind_of_model_is_refused(tmp_path):
+    import shutil
+
+    shutil.copy(ROOT / "models" / "cards.onnx", tmp_path / "detector.onnx")
+    shutil.copy(ROOT / "models" / "cards.onnx", tmp_path / "cards.onnx")
+    with pytest.raises(argparse.ArgumentTypeError, match="detector.onnx' is no card detector"):
+        model_folder(str(tmp_path))
+
+
 def test_right_values_pass():
     assert at_least(0)("0") == 0 and at_least(1)("12") == 12
     assert above_zero("3e-3") == 0.003 and share("0") == 0.0 and share("1") == 1.0
