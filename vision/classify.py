@@ -21,7 +21,7 @@ from .corners import back_likeness
 from .deck import Deck
 from .detections import CardDetections
 from .geometry import rectify, runs_off
-from .models import MODELS, load_session
+from .models import MODELS, crops_as_input, load_session
 from .pips import PIP_WEIGHT, count_pips
 from .portraits import PortraitError, PortraitReader, weighed
 
@@ -140,8 +140,7 @@ class CardClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         if self.turn_here:
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        tensor = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
-        probs = self.session.run(None, {self.input_name: tensor})[0]
+        probs = self.session.run(None, {self.input_name: crops_as_input(crops)})[0]
         if self.turn_here:
             n = len(probs) // 2
             probs = (probs[:n] + probs[n:]) / 2

@@ -5,7 +5,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
+
 MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def crops_as_input(crops: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) BGR uint8 crops as the card networks take them: (N, 3, H, W) floats in
+    [0, 1] (the classifier's and the portrait reader's input, as their training fed them)."""
+    return crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
 
 
 def threads_beside_reading() -> int:

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .cardclasses import CLASSES
+from .cardclasses import CLASSES, SUITS
 from .geometry import rectify
-from .models import load_session
+from .models import crops_as_input, load_session
 
 PORTRAIT_SIZE = (96, 144)  # width, height of the crop the portrait reader sees
 RANKS = ("J", "Q", "K")
@@ -35,7 +35,7 @@ RANKS = ("J", "Q", "K")
 # and its court cards together hold at least ``COURT_AT_LEAST`` of it
 COURT_AT_LEAST = 0.3
 # the classes of the court cards of each rank, in the order of ``RANKS``
-_COURT = np.array([[CLASSES.index(rank + suit) for suit in "CDHS"] for rank in RANKS])
+_COURT = np.array([[CLASSES.index(rank + suit) for suit in SUITS] for rank in RANKS])
 
 
 class PortraitError(RuntimeError):
@@ -55,8 +55,7 @@ class PortraitReader:
 
     def ranks(self, crops: np.ndarray) -> np.ndarray:
         """(N, 3) probabilities of jack, queen and king for (N, 144, 96, 3) BGR uint8 crops."""
-        tensor = crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
-        return self.session.run(None, {self.input_name: tensor})[0]
+        return self.session.run(None, {self.input_name: crops_as_input(crops)})[0]
 
     def weigh(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
               rows: np.ndarray) -> None:

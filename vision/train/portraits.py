@@ -28,11 +28,12 @@ from typing import Any
 import numpy as np
 
 from . import run_training, start_from, train_mode, training_parser, write_metadata
+from ..cardclasses import SUITS
 from ..options import at_least
 from ..portraits import PORTRAIT_SIZE, RANKS
 from .classifier import _to_tensor, fit_temperature, make_crops, paint_over_corners
 
-COURT_CARDS = [rank + suit for rank in RANKS for suit in "CDHS"]
+COURT_CARDS = [rank + suit for rank in RANKS for suit in SUITS]
 
 
 def build_model():
@@ -67,7 +68,7 @@ def portrait_crops(split: str, per_card: int, seed: int, workers: int, by_design
         x, y = make_crops(group, per_card * (1 if by_design else len(sets)), seed * 1009 + n,
                           workers, classes=COURT_CARDS, size=PORTRAIT_SIZE, made_up=False)
         images.append(paint_over_corners(x, np.random.default_rng(seed * 1009 + n)))
-        ranks.append(y // len("CDHS"))
+        ranks.append(y // len(SUITS))
         designs += [group] * len(y)
     return (np.concatenate(images), np.concatenate(ranks),
             np.array(designs) if by_design else None)

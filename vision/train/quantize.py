@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.models import MODELS
+from vision.models import MODELS, crops_as_input
 
 from ..options import at_least, share
 
@@ -90,8 +90,7 @@ def _inputs(pictures: int, seed: int, designs: str, detector, size=None,  # noqa
         print(file=sys.stderr)
     finally:
         detector.session = detector.session.inner
-    batches = [np.stack(crops[i:i + 16]).astype(np.float32).transpose(0, 3, 1, 2) / 255
-               for i in range(0, len(crops), 16)]
+    batches = [crops_as_input(np.stack(crops[i:i + 16])) for i in range(0, len(crops), 16)]
     return seen, batches
 
 
