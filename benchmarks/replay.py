@@ -8,7 +8,10 @@ It then times decoding the clip alone and refereeing it (decoding included) in t
 three times each in turn, and prints the ratio of the median times (goal: >= 0.5, i.e. the
 referee costs no more than the decoding), the frames per second, the delay from each card
 coming to rest to its announcement (goal: median <= 5 frames) and the peak memory of
-``sueca-referee replay`` on the clip, run on its own (goal: <= 400 MB).
+``sueca-referee replay`` on the clip, run on its own (goal: <= 400 MB). It also prints the
+time and the CPU time a frame costs either way, and how long the referee waited for decoded
+frames: the decoding thread and the referee share the cores, and each runs slower beside the
+other than alone.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +36,7 @@ from vision.models import threads_beside_reading  # noqa: E402
 from vision.options import at_least  # noqa: E402
 from vision.learning import DeckLearner  # noqa: E402
 from vision.session import run_session  # noqa: E402
-from vision.sources import SourceStats, open_source, video_frames  # noqa: E402
+from vision.sources import Frame, SourceStats, open_source, video_frames  # noqa: E402
 from vision.studio.clip import read_truth  # noqa: E402
 from vision.table import CalibrationKeeper  # noqa: E402
 from vision.track import Tracker  # noqa: E402
@@ -63,20 +67,26 @@ def main() -> None:
         clip, truth = (Path(args.clip), Path(args.truth)) if args.clip else _render(
             Path(tmp), args.design)
         decodes, referees = [], []
+        cpu = {"decoding": [], "refereeing": []}  # CPU seconds of the whole process, each run
+        waits = []  # seconds the referee spent waiting for its next decoded frame, each run
         for _ in range(args.repeat):
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             frames = sum(1 for _ in video_frames(clip))
             decodes.append(time.perf_counter() - started)
+            cpu["decoding"].append(time.process_time() - used)
             table = TableReferee(RulesConfig())
             detector = CardDetector(threads=args.threads)
             classifier = CardClassifier(threads=args.threads)
-            started = time.perf_counter()
+            waited = [0.0]
+            started, used = time.perf_counter(), time.process_time()
             # as 'sueca-referee replay' reads it: decoded ahead on a thread of its own
             # (and, as it does without --deck, learning the deck in play)
-            result = run_session(open_source(str(clip), SourceStats()), detector, classifier,
-                                 CalibrationKeeper(), Tracker(), table, [],
+            result = run_session(_timed(open_source(str(clip), SourceStats()), waited),
+                                 detector, classifier, CalibrationKeeper(), Tracker(), table, [],
                                  learner=DeckLearner(classifier))
             referees.append(time.perf_counter() - started)
+            cpu["refereeing"].append(time.process_time() - used)
+            waits.append(waited[0])
         comparison = compare_with_truth(read_truth(truth), result.said, table.taken)
         # memory: 'sueca-referee replay' on its own, in a process of its own
         peak_mb = _replay_peak_mb(clip)
@@ -87,6 +97,13 @@ def main() -> None:
     print(f"ratio (decode time / referee time): {decode / referee:.2f}  (goal: >= 0.5; "
           f"medians of {len(decodes)} runs each; the runs' own ratios: "
           + ", ".join(f"{d / r:.2f}" for d, r in zip(decodes, referees)) + ")")
+    # where the time goes: both threads share two cores (and their caches), so each runs
+    # slower beside the other than alone; the wait says how often decoding was the one behind
+    ms = 1000 / frames
+    cpu_decoding, cpu_refereeing = (statistics.median(cpu[k]) * ms for k in cpu)
+    print(f"a frame: decoding alone {decode * ms:.2f} ms (CPU {cpu_decoding:.2f} ms); refereeing "
+          f"{referee * ms:.2f} ms (CPU {cpu_refereeing:.2f} ms), of which "
+          f"{statistics.median(waits) * ms:.2f} ms waiting for the next decoded frame")
     print(f"{result.reused_frames} of {result.frames} frames were still and kept their reading")
     if comparison.delays:
         print(f"delay from rest to announcement: median {statistics.median(comparison.delays):.0f}"
@@ -95,6 +112,20 @@ def main() -> None:
           "(goal: <= 400 MB)")
     for line in comparison.lines():
         print(line)
+
+
+def _timed(frames: Iterator[Frame], waited: list[float]) -> Iterator[Frame]:
+    """``frames``, adding to ``waited[0]`` the time spent waiting for each."""
+    try:
+        while True:
+            started = time.perf_counter()
+            frame = next(frames, None)
+            waited[0] += time.perf_counter() - started
+            if frame is None:
+                return
+            yield frame
+    finally:
+        getattr(frames, "close", lambda: None)()
 
 
 def _replay_peak_mb(clip: Path) -> float:
