@@ -223,6 +223,29 @@ def test_detector_batches_are_the_same_cut_by_threads_or_not():
     assert torch.equal(alone[0], threaded[0]) and torch.equal(alone[1], threaded[1])
 
 
+@pytest.mark.parametrize("steps", [1, 2, 3, 4, 10, 20, 5000])
+def test_the_rate_schedule_runs_through_short_runs_and_is_unchanged_for_long_ones(steps):
+    """PyTorch's one-cycle schedule divides by zero where its warm share comes to exactly one
+    step (a detector run of ten steps, at 0.1): such a run warms up over two steps instead;
+    a real run keeps the share it asks for."""
+    torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from vision.train import one_cycle
+
+    weight = torch.nn.Parameter(torch.zeros(1))
+    optimiser = torch.optim.SGD([weight], lr=0.1)
+    schedule = one_cycle(optimiser, 0.1, steps, warm=0.1)
+    rates = []
+    for _ in range(steps):
+        optimiser.step()
+        schedule.step()
+        rates.append(optimiser.param_groups[0]["lr"])
+    assert all(np.isfinite(rates)) and max(rates) <= 0.1 + 1e-12
+    if steps >= 20:
+        assert schedule.total_steps == steps and schedule._schedule_phases[0]["end_step"] \
+            == pytest.approx(0.1 * steps - 1)
+    assert one_cycle(optimiser, 0.1, 0) is None
+
+
 def test_a_float_only_run_leaves_the_8_bit_model_to_later(tmp_path, capsys):
     pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
     pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")

@@ -93,6 +93,20 @@ def run_training(parser: argparse.ArgumentParser, argv: list[str] | None,
     return 0
 
 
+def one_cycle(optimiser, lr: float, steps: int, warm: float = 0.3):  # noqa: ANN001, ANN201
+    """PyTorch's one-cycle schedule of the rate over ``steps`` steps, up to ``lr`` over the
+    first ``warm`` share of them and down again; None for no steps. A run so short that its
+    warm share would come to one step warms up over two (or, under four steps, none), since
+    the schedule cannot rise over exactly one step (it divides by zero)."""
+    import torch
+
+    if steps < 1:
+        return None
+    if warm * steps < 2:
+        warm = 2 / steps if steps >= 4 else 0.5 / steps
+    return torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=steps, pct_start=warm)
+
+
 def write_metadata(path: Path, header: str, meta: dict, model: Path) -> None:
     """Write ``meta`` as YAML to ``path`` (beside the exported ``model``) under the comment
     ``header``, and say what was written."""

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from . import run_training, start_from, train_mode, training_parser, write_metadata
+from . import (one_cycle, run_training, start_from, train_mode, training_parser,
+               write_metadata)
 from ..options import at_least, share
 from ..cardclasses import BACK, CLASSES, CROP_SIZE, is_court
 from ..classify import LOOK_AGAIN, TURNS
@@ -272,9 +273,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         teacher.requires_grad_(False)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * int(np.ceil(len(x_train) / args.batch))
-    if steps:  # (none with --epochs 0, which only measures and exports)
-        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps,
-                                                       pct_start=0.15)
+    # (none with --epochs 0, which only measures and exports)
+    schedule = one_cycle(optimiser, args.lr, steps, warm=0.15)
     loss_fn = torch.nn.CrossEntropyLoss()
     targets = torch.from_numpy(y_train).long().to(device)
     drill = np.random.default_rng(args.seed + 7)

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import run_training, start_from, train_mode, training_parser
+from . import one_cycle, run_training, start_from, train_mode, training_parser
 from ..options import at_least
 from ..outlines import CORE_SHARE
 
@@ -219,10 +219,8 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
     model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     per_epoch = int(np.ceil(len(pictures) / args.batch))
-    if args.epochs:  # (none with --epochs 0, which only measures and exports)
-        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
-                                                       total_steps=args.epochs * per_epoch,
-                                                       pct_start=0.1)
+    # (none with --epochs 0, which only measures and exports)
+    schedule = one_cycle(optimiser, args.lr, args.epochs * per_epoch, warm=0.1)
     rng = np.random.default_rng(args.seed)
     from concurrent.futures import ThreadPoolExecutor
 

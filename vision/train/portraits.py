@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from . import run_training, start_from, train_mode, training_parser, write_metadata
+from . import (one_cycle, run_training, start_from, train_mode, training_parser,
+               write_metadata)
 from ..cardclasses import SUITS
 from ..options import at_least
 from ..portraits import PORTRAIT_SIZE, RANKS
@@ -157,9 +158,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     per_epoch = len(x_train) // args.batch
-    if args.epochs:  # (none with --epochs 0, which only measures and exports)
-        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr,
-                                                       total_steps=args.epochs * per_epoch)
+    # (none with --epochs 0, which only measures and exports)
+    schedule = one_cycle(optimiser, args.lr, args.epochs * per_epoch)
     targets = torch.from_numpy(y_train).long().to(device)
     for epoch in range(1, args.epochs + 1):
         train_mode(model, frozen_norms)
