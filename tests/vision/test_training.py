@@ -223,6 +223,32 @@ def test_detector_batches_are_the_same_cut_by_threads_or_not():
     assert torch.equal(alone[0], threaded[0]) and torch.equal(alone[1], threaded[1])
 
 
+def test_a_zone_cut_shows_cards_at_a_whole_cut_s_scale_with_less_around_them():
+    """A zone's look shows the network a card as big as the whole table's look does, with
+    less of the table around it: a zone cut of a picture, drawn with the same zoom, must
+    show the picture at the same scale as the whole cut, only a smaller part of it."""
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    from vision.train.detector import NET_SIZE, RENDER_SCALE, ZONE_NET_SIZE, _batch
+
+    h, w = NET_SIZE[1] * RENDER_SCALE, NET_SIZE[0] * RENDER_SCALE
+    # upright stripes 16 picture pixels wide: how many a network pixel crosses is the scale
+    stripes = ((np.arange(w) // 16) % 2).astype(np.uint8)
+    maps = np.broadcast_to(stripes, (1, h, w)).copy()
+    pictures = np.repeat(maps[..., None] * 255, 3, axis=3)
+
+    def stripes_a_pixel(batch) -> float:  # noqa: ANN001
+        row = batch[0][0, 0, batch[0].shape[2] // 2].numpy() > 0.5
+        return np.count_nonzero(row[1:] != row[:-1]) / len(row)
+
+    for seed in range(5):  # (each seed draws its own zoom; both cuts draw the same)
+        whole = _batch(pictures, maps, np.array([0]), np.random.default_rng(seed))
+        zone = _batch(pictures, maps, np.array([0]), np.random.default_rng(seed), zone=True)
+        assert tuple(whole[0].shape[2:]) == NET_SIZE[::-1]
+        assert tuple(zone[0].shape[2:]) == tuple(zone[1].shape[2:]) == ZONE_NET_SIZE[::-1]
+        # within a stripe either way, as the cuts start at other places
+        assert stripes_a_pixel(zone) == pytest.approx(stripes_a_pixel(whole), abs=1.5 / 128)
+
+
 @pytest.mark.parametrize("steps", [1, 2, 3, 4, 10, 20, 5000])
 def test_the_rate_schedule_runs_through_short_runs_and_is_unchanged_for_long_ones(steps):
     """PyTorch's one-cycle schedule divides by zero where its warm share comes to exactly one

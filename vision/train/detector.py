@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from . import one_cycle, run_training, start_from, train_mode, training_parser
-from ..options import at_least
+from ..options import at_least, share
 from ..outlines import CORE_SHARE
 
 NET_SIZE = (256, 144)  # width, height: a 16:9 picture with its long side 256
@@ -43,6 +43,11 @@ RUN_LONG_SIDE = 480
 # the cost.
 TABLE_LONG_SIDE = 256
 STRIDE = 16  # the network's input sides must be multiples of this
+# A zone's look (``CardDetector.detect`` with seats) shows the network about a quarter of the
+# table at the table's scale: the same card sizes as a whole look, with less around them.
+# A training batch of "zone cuts" (``--zone-cuts``) cuts each picture to this size at the scale
+# a whole cut of it has, so the network meets cards with as little around them as there
+ZONE_NET_SIZE = (128, 80)
 MADE_UP_DESIGNS = 24  # procedural designs beside the Debian ones: more inks, papers, backs
 
 
@@ -148,20 +153,23 @@ def build_model(channels: tuple[int, int, int, int] = (16, 32, 64, 96)):
 
 
 def _batch(pictures: np.ndarray, maps: np.ndarray, index: np.ndarray,
-           rng: np.random.Generator, pool=None):  # noqa: ANN001
+           rng: np.random.Generator, pool=None, zone: bool = False):  # noqa: ANN001
     """A training batch: each picture (rendered at ``RENDER_SCALE`` times the network's size)
     is cut to a random part of it, from all of it to a ``1 / RENDER_SCALE`` share of its side,
     and shrunk to ``NET_SIZE``. So the cards come at every size the network meets: in a whole
     picture, and in the part of it that shows the table, which ``detect`` looks at with the
-    same number of pixels. The targets are shrunk with the picture, as shares of a pixel."""
+    same number of pixels. The targets are shrunk with the picture, as shares of a pixel.
+    ``zone``: each cut is only ``ZONE_NET_SIZE`` of what that cut would have been, at the
+    same scale (a zone's look: the same cards with less around them)."""
     import torch
 
     h, w = pictures.shape[1:3]
-    out_w, out_h = NET_SIZE
+    out_w, out_h = ZONE_NET_SIZE if zone else NET_SIZE
     cuts = []  # the random draws, in order, so any number of threads gives the same batch
     for i in index:
         zoom = float(np.exp(rng.uniform(0, np.log(RENDER_SCALE))))
-        cw, ch = int(round(w / zoom)), int(round(h / zoom))
+        scale = NET_SIZE[0] * zoom / w  # network pixels a picture pixel
+        cw, ch = int(round(out_w / scale)), int(round(out_h / scale))
         x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
         cuts.append((i, x0, y0, cw, ch, rng.random() < 0.5, rng.random() < 0.5))
 
@@ -231,7 +239,8 @@ def train(args: argparse.Namespace) -> None:  # noqa: C901
         order = rng.permutation(len(pictures))
         total = 0.0
         for start in range(0, len(order), args.batch):
-            x, y = _batch(pictures, maps, order[start:start + args.batch], rng, pool)
+            zone = args.zone_cuts > 0 and rng.random() < args.zone_cuts
+            x, y = _batch(pictures, maps, order[start:start + args.batch], rng, pool, zone)
             loss = _loss(model(x.to(device, non_blocking=True)), y.to(device))
             optimiser.zero_grad()
             loss.backward()
@@ -312,6 +321,7 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
                        "made_up_designs": MADE_UP_DESIGNS, "rendered_at": RENDER_SCALE,
                        "data_seed": args.seed, "epochs": args.epochs, "batch": args.batch,
                        "learning_rate": args.lr,
+                       **({"zone_cuts": args.zone_cuts} if args.zone_cuts else {}),
                        "started_from": args.init or "random weights"},
         "validation_iou": {"card": round(iou[0], 4), "core": round(iou[1], 4)},
         "trained": date.today().isoformat(),
@@ -335,4 +345,7 @@ def main(argv: list[str] | None = None) -> int:
                         "each epoch (default %(default)s)")
     parser.add_argument("--init", help="start from these weights: a detector.pt of an earlier "
                         "run, or a detector-float.onnx this script wrote")
+    parser.add_argument("--zone-cuts", type=share, default=0.0, metavar="SHARE",
+                        help="this share of the batches cut each picture to a zone's look "
+                        "(the same card sizes, less around them; default %(default)s)")
     return run_training(parser, argv, train)
