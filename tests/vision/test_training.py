@@ -285,6 +285,27 @@ def test_a_float_only_run_leaves_the_8_bit_model_to_later(tmp_path, capsys):
     assert "python -m vision.train quantize detector" in capsys.readouterr().err
 
 
+def test_a_portrait_run_with_fewer_crops_than_a_batch_trains_on_them_all(tmp_path,
+                                                                         monkeypatch):
+    """A batch bigger than the crops made an epoch of no steps, and the run then stopped
+    with a division by zero: now the crops make one step."""
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    import vision.train.portraits as trainer
+    from vision.portraits import PORTRAIT_SIZE
+
+    def crops(split, per_card, seed, workers, by_design=False):  # noqa: ANN001, ANN202
+        rng = np.random.default_rng(seed)
+        images = rng.integers(0, 256, (12, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3), np.uint8)
+        ranks = np.arange(12) % 3
+        return images, ranks, np.array([split] * 12) if by_design else None
+
+    monkeypatch.setattr(trainer, "portrait_crops", crops)
+    assert trainer.main(["--epochs", "1", "--batch", "64", "--workers", "1", "--threads", "1",
+                         "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "portraits.onnx").is_file()
+
+
 @pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
 def test_every_training_option_says_what_it_does(trainer, monkeypatch):
     """``--help`` explains each option; only the trainers that export an 8-bit model offer to

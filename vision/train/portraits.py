@@ -157,7 +157,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     frozen_norms = start_from(model, args.init, exported=both_ways(model, 1.0))
     model.to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    per_epoch = len(x_train) // args.batch
+    # (the last crops short of a batch wait for the next epoch's order; fewer crops than a
+    # batch make one step of them all)
+    per_epoch = max(1, len(x_train) // args.batch)
     # (none with --epochs 0, which only measures and exports)
     schedule = one_cycle(optimiser, args.lr, args.epochs * per_epoch)
     targets = torch.from_numpy(y_train).long().to(device)
