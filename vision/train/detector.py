@@ -25,7 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import one_cycle, run_training, start_from, train_mode, training_parser
+from . import (one_cycle, run_training, start_from, train_mode, training_parser,
+               write_metadata)
 from ..options import at_least, share
 from ..outlines import CORE_SHARE
 
@@ -288,7 +289,6 @@ def evaluate(model, pictures: np.ndarray, maps: np.ndarray) -> tuple[float, floa
 
 def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, float]) -> None:
     import torch
-    import yaml
 
     class WithSigmoid(torch.nn.Module):
         def __init__(self, inner) -> None:
@@ -326,10 +326,8 @@ def export(model, folder: Path, args: argparse.Namespace, iou: tuple[float, floa
         "validation_iou": {"card": round(iou[0], 4), "core": round(iou[1], 4)},
         "trained": date.today().isoformat(),
     }
-    (folder / "detector.yaml").write_text(
-        "# The card detector, written by 'python -m vision.train detector'.\n"
-        + yaml.safe_dump(meta, sort_keys=False))
-    print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+    write_metadata(folder / "detector.yaml",
+                   "The card detector, written by 'python -m vision.train detector'.", meta, path)
     from .quantize import after_export
 
     after_export("detector", path, args.float_only)
