@@ -8,7 +8,8 @@
    detection recall, cards read wrongly at or above the referee's thresholds (goal: >= 99.5 %,
    >= 99 %, none above the threshold).
 2. Close-ups of one to three cards of the test designs, checked without positions
-   (``image,card,visible`` labels; half-hidden cards need not be read) (goal: >= 99 %).
+   (``image,card,visible`` labels; half-hidden cards need not be read) (goal: >= 99 %), and
+   apart, the close-ups that show one card alone: the issue's "close-up single-card images".
 3. The real webcam photos in ../shared/data/real-webcam-hearts (validation only; goal >= 95 %).
 With ``--decks``, sets 1 and 2 are checked a second time as the referee reads them once the
 players have shown it their deck's court cards (``sueca-referee deck``): each test design's
@@ -29,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -131,6 +133,18 @@ def positionless(labels: Path, out: Path) -> Path:
     return out
 
 
+def one_card_only(labels: Path, out: Path) -> Path:
+    """The rows of ``labels`` (``image,card,visible``) whose image shows one card alone."""
+    with labels.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    cards = Counter(row["image"] for row in rows)
+    with out.open("w", newline="") as target:
+        writer = csv.DictWriter(target, fieldnames=["image", "card", "visible"])
+        writer.writeheader()
+        writer.writerows(row for row in rows if cards[row["image"]] == 1)
+    return out
+
+
 def speed(models: str | None = None) -> None:
     import cv2
 
@@ -217,6 +231,8 @@ def main() -> None:
         cards_only = positionless(close, close.with_name("labels-cards-only.csv"))
         measure(cards_only, "close-ups (no positions)", args.workers, args.models,
                 seed=2025)
+        alone = one_card_only(cards_only, close.with_name("labels-one-card.csv"))
+        measure(alone, "close-ups of one card alone", args.workers, args.models, seed=2025)
         if args.decks:
             print("with each design's court cards" + (" and aces" if args.aces else "")
                   + " shown to the referee:")
