@@ -133,15 +133,19 @@ def positionless(labels: Path, out: Path) -> Path:
     return out
 
 
-def one_card_only(labels: Path, out: Path) -> Path:
-    """The rows of ``labels`` (``image,card,visible``) whose image shows one card alone."""
+def one_card_only(labels: Path, out: Path) -> Path | None:
+    """The rows of ``labels`` (``image,card,visible``) whose image shows one card alone, written
+    to ``out``; None where no image does (a set of a few pictures)."""
     with labels.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     cards = Counter(row["image"] for row in rows)
+    alone = [row for row in rows if cards[row["image"]] == 1]
+    if not alone:
+        return None
     with out.open("w", newline="") as target:
         writer = csv.DictWriter(target, fieldnames=["image", "card", "visible"])
         writer.writeheader()
-        writer.writerows(row for row in rows if cards[row["image"]] == 1)
+        writer.writerows(alone)
     return out
 
 
@@ -232,7 +236,11 @@ def main() -> None:
         measure(cards_only, "close-ups (no positions)", args.workers, args.models,
                 seed=2025)
         alone = one_card_only(cards_only, close.with_name("labels-one-card.csv"))
-        measure(alone, "close-ups of one card alone", args.workers, args.models, seed=2025)
+        if alone is None:
+            print("close-ups of one card alone: none among these pictures")
+        else:
+            measure(alone, "close-ups of one card alone", args.workers, args.models,
+                    seed=2025)
         if args.decks:
             print("with each design's court cards" + (" and aces" if args.aces else "")
                   + " shown to the referee:")
