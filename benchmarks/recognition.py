@@ -30,15 +30,16 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.check import Tally, misses_by, read_labels, report, run_check  # noqa: E402
+from vision.check import (ImageTask, Tally, compare, misses_by, read_labels,  # noqa: E402
+                          report, run_check)
 from vision.options import at_least, model_folder  # noqa: E402
 from vision.studio.facesets import face_sets  # noqa: E402
 from vision.studio.images import ImageSetSettings, enrolled_deck, write_image_set  # noqa: E402
@@ -48,27 +49,53 @@ REAL = ROOT.parent / "shared" / "data" / "real-webcam-hearts" / "labels.csv"
 
 
 def measure(labels: Path, title: str, workers: int, models: str | None = None,
-            decks: dict[str, Path] | None = None, seed: int | None = None) -> dict:
+            decks: dict[str, Path] | None = None, seed: int | None = None,
+            parts: dict[str, Callable[[ImageTask], bool]] | None = None) -> dict:
     """Check the set ``labels`` and print its figures. ``seed``: the set is the studio's,
     made with that seed from the test designs; its misses are then also told by design.
     ``decks`` (design -> deck file): check each picture of such a set with its own design's
-    deck."""
+    deck. ``parts`` (title -> which pictures): the figures of those pictures alone are
+    printed too, from the same check."""
     tasks, positioned = read_labels(labels)
     design: dict[str, str] = {}  # picture -> the test design it was drawn with
     if seed is not None:
         faces = face_sets("test", log=lambda m: None)
         design = {t.name: picture_faces(seed, int(Path(t.name).stem), faces).name
                   for t in tasks}
+    results: dict[str, dict] = {}
+
+    def keep(task: ImageTask, found: dict) -> None:
+        results[task.name] = found
+
     if decks is None:
-        tally = run_check(tasks, positioned, False, workers, models, progress=False)
+        tally = run_check(tasks, positioned, False, workers, models, progress=False,
+                          on_result=keep)
     else:
         tally = Tally()
         for name, deck in decks.items():
             own = [t for t in tasks if design[t.name] == name]
             part = run_check(own, positioned, False, workers, models, progress=False,
-                             deck=str(deck))
+                             on_result=keep, deck=str(deck))
             tally.add(part)
-    result = report(tally, str(labels), False)
+    by_design = design if seed is not None else None
+    result = _print_figures(title, tally, tasks, str(labels), by_design)
+    for part_title, wanted in (parts or {}).items():
+        chosen = [t for t in tasks if wanted(t)]
+        if not chosen:
+            print(f"{part_title}: none among these pictures")
+            continue
+        part = Tally()
+        for task in chosen:
+            compare(task, results[task.name], positioned, part)
+        _print_figures(part_title, part, chosen, str(labels), by_design)
+    return result
+
+
+def _print_figures(title: str, tally: Tally, tasks: list[ImageTask], labels: str,
+                   design: dict[str, str] | None) -> dict:
+    """Print the figures of ``tally`` (the check of ``tasks``) and return its report;
+    ``design`` (picture -> design): also its misses by design."""
+    result = report(tally, labels, False)
     wrong = result["wrong_at_or_above"]
     print(f"{title}: {result['images']} images, {result['cards']} cards: card accuracy "
           f"{_pct(result['card_accuracy'])} (read surely enough to play: "
@@ -79,7 +106,7 @@ def measure(labels: Path, title: str, workers: int, models: str | None = None,
     if result["confusions"]:
         print("   confusions: " + ", ".join(f"{c['truth']}->{c['read']} x{c['count']}"
                                             for c in result["confusions"][:8]))
-    if seed is not None:
+    if design is not None:
         print("   by design, cards not found whole / read as something else (backs, court "
               "cards, pip cards):")
         for name, misses in misses_by(tasks, tally.mistakes, design.__getitem__).items():
@@ -130,22 +157,6 @@ def positionless(labels: Path, out: Path) -> Path:
         writer.writerow(["image", "card", "visible"])
         for row in csv.DictReader(handle):
             writer.writerow([row["image"], row["card"], row.get("visible") or "1"])
-    return out
-
-
-def one_card_only(labels: Path, out: Path) -> Path | None:
-    """The rows of ``labels`` (``image,card,visible``) whose image shows one card alone, written
-    to ``out``; None where no image does (a set of a few pictures)."""
-    with labels.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    cards = Counter(row["image"] for row in rows)
-    alone = [row for row in rows if cards[row["image"]] == 1]
-    if not alone:
-        return None
-    with out.open("w", newline="") as target:
-        writer = csv.DictWriter(target, fieldnames=["image", "card", "visible"])
-        writer.writeheader()
-        writer.writerows(alone)
     return out
 
 
@@ -233,14 +244,10 @@ def main() -> None:
             args.closeups, seed=2025, designs="test", difficulty="hard", kind="closeup"),
             workers=args.workers, progress=False)
         cards_only = positionless(close, close.with_name("labels-cards-only.csv"))
+        # (the labels list every card that shows, however little: one row, one card)
         measure(cards_only, "close-ups (no positions)", args.workers, args.models,
-                seed=2025)
-        alone = one_card_only(cards_only, close.with_name("labels-one-card.csv"))
-        if alone is None:
-            print("close-ups of one card alone: none among these pictures")
-        else:
-            measure(alone, "close-ups of one card alone", args.workers, args.models,
-                    seed=2025)
+                seed=2025, parts={"close-ups of one card alone":
+                                  lambda task: len(task.labels) == 1})
         if args.decks:
             print("with each design's court cards" + (" and aces" if args.aces else "")
                   + " shown to the referee:")
