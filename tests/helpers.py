@@ -50,10 +50,11 @@ def score_in_process(*argv: str) -> tuple[int, str, str]:
 def networks_read(monkeypatch: pytest.MonkeyPatch, classifier,  # noqa: ANN001
                   probabilities) -> None:  # noqa: ANN001
     """Make ``classifier`` (a ``CardClassifier``) read crops as ``probabilities`` (crops ->
-    (N, classes)) says, and leave its portrait reader, a second network, out: a test that
-    says what the network reads says all of it."""
+    (N, classes)) says, and leave its second readers (the portrait reader, the suit reader)
+    out: a test that says what the network reads says all of it."""
     monkeypatch.setattr(classifier, "probabilities", probabilities)
     monkeypatch.setattr(classifier, "portraits", None)
+    monkeypatch.setattr(classifier, "suits", None)
 
 
 def probabilities_of(readings: dict[str, float], rows: int = 1) -> np.ndarray:

@@ -48,8 +48,8 @@ def _test_designs():
 
 
 @cache
-def _stages(portraits: bool = True):
-    return CardDetector(threads=1), CardClassifier(threads=1, portraits=portraits)
+def _stages(readers: bool = True):
+    return CardDetector(threads=1), CardClassifier(threads=1, portraits=readers, suits=readers)
 
 
 @cache
@@ -64,20 +64,21 @@ def _deck(design: str):
 
 @cache
 def refereed(seed: int, revoke: bool, folder: str, with_deck: bool = False,
-             portraits: bool = True):
+             readers: bool = True):
     """Render game ``seed`` (once) and referee it, with its design's court cards shown first
     or not: (session result, comparison with the truth). The clip and the result are kept in
     ``folder``, which the suite's workers share: whichever asks first renders and referees the
-    game, holding a lock, and the others read what it kept. ``portraits``: with the portrait
-    reader (``vision.portraits``); without it, the cards it reads stay unread, as they were
-    before it came, for the tests of how the referee does without them."""
+    game, holding a lock, and the others read what it kept. ``readers``: with the second
+    readers (the portrait reader, ``vision.portraits``, and the suit reader, ``vision.suits``);
+    without them, the cards they read stay unread, as they were before they came, for the
+    tests of how the referee does without them."""
     designs = _test_designs()
     if isinstance(designs, str):
         pytest.skip(f"the test designs are not available: {designs}")
     faces = designs[seed % len(designs)]
     clip, truth_path = Path(folder) / f"game{seed}.mp4", Path(folder) / f"game{seed}.jsonl"
     kept = Path(folder) / (f"game{seed}-{'deck' if with_deck else 'alone'}"
-                           f"{'' if portraits else '-no-portraits'}.pickle")
+                           f"{'' if readers else '-no-readers'}.pickle")
     with held(kept.with_suffix(".lock")):
         if kept.exists():
             return pickle.loads(kept.read_bytes())
@@ -86,9 +87,10 @@ def refereed(seed: int, revoke: bool, folder: str, with_deck: bool = False,
                 render_clip(game_from_seed(seed, revoke=revoke), faces, clip, truth_path,
                             seed=seed, width=SIZE[0], height=SIZE[1], timing=BRISK,
                             progress=False)
-        detector, classifier = _stages(portraits)
+        detector, classifier = _stages(readers)
         if with_deck:
-            classifier = CardClassifier(threads=1, deck=_deck(faces.name), portraits=portraits)
+            classifier = CardClassifier(threads=1, deck=_deck(faces.name), portraits=readers,
+                                        suits=readers)
         outcome = referee_clip(clip, truth_path, detector, classifier)
         kept.write_bytes(pickle.dumps(outcome))
     return outcome
@@ -199,8 +201,8 @@ def test_a_revoke_read_surely_is_announced_and_decides_the_verdict(folder, seed)
     assert comparison.verdict_right, comparison.lines()
 
 
-@pytest.mark.parametrize("seed,portraits", [(5, True), (6, False), (11, True)])
-def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed, portraits):
+@pytest.mark.parametrize("seed,readers", [(5, True), (6, False), (11, True)])
+def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed, readers):
     """These games each drop tricks holding cards never read surely, but every other card of
     the deck was read, and every way of putting the unread ones back that the play allows
     (and their suits or ranks, where those were read surely) gives one score and no
@@ -212,7 +214,7 @@ def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed, 
     to the suit led and were read as none of the cards other zones hold; games 7 and 13 until
     the forty-first, whose classifier reads them whole. Since the sixty-ninth session the
     portrait reader reads game 6's queen of clubs: it is refereed here without it.)"""
-    result, comparison = refereed(seed, seed % 4 == 0, folder, portraits=portraits)
+    result, comparison = refereed(seed, seed % 4 == 0, folder, readers=readers)
     kinds = {s.announcement.kind for s in result.said}
     # (a card known by elimination during the deal has its trick scored then: "card_known")
     assert kinds & {"card_deduced", "card_known", "score_settled"}, comparison.lines()
@@ -223,7 +225,7 @@ def test_a_trump_read_only_by_its_suit_still_lets_the_deal_be_refereed(folder):
     """Game 19's trump, lattmann's jack of spades, is never read surely by the classifier
     alone, but its suit is: the deal is refereed with spades as trump rather than abandoned.
     (With the portrait reader, since the sixty-ninth session, the jack is read surely.)"""
-    result, comparison = refereed(19, False, folder, portraits=False)
+    result, comparison = refereed(19, False, folder, readers=False)
     said = [s.announcement for s in result.said]
     assert said[0].kind == "trump_suit" and said[0].suit.symbol == "S", said[:2]
     assert comparison.plays_right >= 20 and comparison.plays_extra == 0, comparison.lines()
@@ -239,7 +241,7 @@ def test_the_deck_settles_the_winner_where_it_cannot_settle_the_score(folder, se
     Game 11 was here too until the eighteenth session, when its score was settled as well;
     with the portrait reader, since the sixty-ninth session, game 19's is settled too, so it
     is refereed here without it.)"""
-    result, comparison = refereed(seed, False, folder, portraits=False)
+    result, comparison = refereed(seed, False, folder, readers=False)
     verdicts = [s.announcement for s in result.said if s.announcement.kind == "outcome_settled"]
     assert len(verdicts) == 1 and verdicts[0].games == 1, comparison.lines()
     assert comparison.winner_only, comparison.lines()

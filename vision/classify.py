@@ -23,7 +23,8 @@ from .detections import CardDetections
 from .geometry import rectify, runs_off
 from .models import MODELS, crops_as_input, load_session
 from .pips import PIP_WEIGHT, count_pips
-from .portraits import PortraitError, PortraitReader, weighed
+from .portraits import PortraitReader, ReaderError, SecondReader
+from .suits import SuitReader, held_to_suit
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -93,24 +94,21 @@ class ClassifierError(RuntimeError):
 class CardClassifier:
     def __init__(self, model: Path | str = MODELS / "cards.onnx",
                  threads: int | None = None, deck: Deck | None = None,
-                 portraits: bool = True) -> None:
+                 portraits: bool = True, suits: bool = True) -> None:
         """``threads``: onnxruntime threads (default: up to two, which bring four cards read
         both ways from about 7.7 to 4.5 ms on a 2-core machine; give 1 when several processes
         share the cores). ``deck``: the court cards of the deck in play, as shown to the
         referee (``vision.deck``); every reading is weighed by how alike they look.
         ``portraits``: weigh the portrait reader (``vision.portraits``) into unsure readings
         of court cards, where its model lies beside the classifier's (``portraits.onnx``; a
-        models folder without one is read without it)."""
+        models folder without one is read without it). ``suits``: weigh the suit reader
+        (``vision.suits``, ``suits.onnx`` beside the classifier's) into unsure readings of
+        cards, in the same way."""
         self.deck = deck
         path = Path(model)
         self.session = load_session(path, threads, "classifier", ClassifierError)
-        beside = path.with_name("portraits.onnx")
-        self.portraits = None
-        if portraits and beside.is_file():
-            try:
-                self.portraits = PortraitReader(beside, threads)
-            except PortraitError as error:
-                raise ClassifierError(str(error)) from None
+        self.portraits = _reader_beside(path, PortraitReader, threads) if portraits else None
+        self.suits = _reader_beside(path, SuitReader, threads) if suits else None
         # the models this project exports read each crop both ways themselves (sharing the
         # work on the index corners); an older model is given each crop twice here
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -174,21 +172,30 @@ class CardClassifier:
         turned = (probs.argmax(axis=1) != alone.argmax(axis=1)) & (probs.max(axis=1) > at_most)
         _held_to(probs, alone, np.flatnonzero(turned), at_most)
 
-    def _weigh_by_portraits(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
-                            at_most: float) -> None:
-        """Weigh ``probs`` in place by the portrait reader's readings of the cards outlined by
-        ``quads``, where the classifier is unsure of a court card (``weighed``). A reading the
-        portrait makes surer than ``at_most`` is mixed back with the classifier's own until it
-        is ``at_most`` sure: enough to be a play, never to prove cheating on (the reader is
-        right about a guyenne-classic court card two times in three, not 99 in 100)."""
-        if self.portraits is None:
+    def _weigh_by_readers(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
+                          at_most: float) -> None:
+        """Weigh ``probs`` in place by the second readers' readings of the cards outlined by
+        ``quads``: the portrait reader's where the classifier is unsure of a court card
+        (``vision.portraits.weighed``), the suit reader's where it is unsure of a card
+        (``vision.suits.weighed``), each card cut out once for both. A reading they make
+        surer than ``at_most`` is mixed back with the classifier's own until it is ``at_most``
+        sure, and so is a suit: enough to be a play, never to prove cheating on (the portrait
+        reader is right about a guyenne-classic court card two times in three, not 99 in
+        100)."""
+        readers = [(reader, reader.weighed(probs, LOOK_AGAIN))
+                   for reader in (self.portraits, self.suits) if reader is not None]
+        readers = [(reader, rows) for reader, rows in readers if len(rows)]
+        if not readers:
             return
-        rows = weighed(probs, LOOK_AGAIN)
-        if len(rows) == 0:
-            return
+        every = np.unique(np.concatenate([rows for _, rows in readers]))
+        crops = SecondReader.crops(frame, quads, every)
         alone = probs.copy()
-        self.portraits.weigh(frame, quads, probs, rows)
-        _held_to(probs, alone, rows[probs[rows].max(axis=1) > at_most], at_most)
+        for reader, rows in readers:
+            weighed = probs.copy()
+            reader.weigh(crops[np.searchsorted(every, rows)], probs, rows)
+            if reader is self.suits:  # (only what the suit reader did is held back)
+                held_to_suit(probs, weighed, rows, at_most)
+        _held_to(probs, alone, every[probs[every].max(axis=1) > at_most], at_most)
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
@@ -255,7 +262,7 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
-        self._weigh_by_portraits(frame, detections.quads[whole], probs, at_most)
+        self._weigh_by_readers(frame, detections.quads[whole], probs, at_most)
         self._weigh_by_deck(crops, probs, at_most)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
@@ -325,6 +332,19 @@ class CardClassifier:
                           for i in unsure for look in _turned(quads[i])])
         more = self.probabilities(crops).reshape(len(unsure), len(TURNS), -1)
         probs[unsure] = _pooled(np.concatenate([probs[unsure, None], more], axis=1))
+
+
+def _reader_beside(model: Path, kind: type[SecondReader], threads: int | None,
+                   ) -> SecondReader | None:
+    """The second reader of ``kind`` whose model lies beside the classifier's ``model``
+    (``portraits.onnx``, ``suits.onnx``), or None where there is none."""
+    beside = model.with_name(f"{kind.what}.onnx")
+    if not beside.is_file():
+        return None
+    try:
+        return kind(beside, threads)
+    except ReaderError as error:
+        raise ClassifierError(str(error)) from None
 
 
 def _held_to(probs: np.ndarray, alone: np.ndarray, rows: np.ndarray, at_most: float) -> None:

@@ -38,32 +38,51 @@ COURT_AT_LEAST = 0.3
 _COURT = np.array([[CLASSES.index(rank + suit) for suit in SUITS] for rank in RANKS])
 
 
-class PortraitError(RuntimeError):
-    """The portrait reader's model is broken."""
+class ReaderError(RuntimeError):
+    """A second reader's model (the portrait reader's or the suit reader's) is broken."""
 
 
-class PortraitReader:
+class SecondReader:
+    """A small network beside the classifier that reads one part of a card from the card cut
+    out along its outline at ``PORTRAIT_SIZE``: its outputs are the probabilities of
+    ``labels``; ``what`` names its model in messages (and ``python -m vision.train WHAT``)."""
+
+    labels: tuple[str, ...] = ()
+    what = ""
+
     def __init__(self, model: Path | str, threads: int | None = None) -> None:
-        self.session = load_session(model, threads, "portraits", PortraitError)
+        self.session = load_session(model, threads, self.what, ReaderError)
         self.input_name = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape[2:]
         outputs = self.session.get_outputs()[0].shape
-        if tuple(shape) != PORTRAIT_SIZE[::-1] or outputs[-1] != len(RANKS):
-            raise PortraitError(f"portrait model '{model}' takes {shape} and gives "
-                                f"{outputs[-1]} ranks, expected {PORTRAIT_SIZE[::-1]} and "
-                                f"{len(RANKS)}")
+        if tuple(shape) != PORTRAIT_SIZE[::-1] or outputs[-1] != len(self.labels):
+            raise ReaderError(f"{self.what} model '{model}' takes {shape} and gives "
+                              f"{outputs[-1]} outputs, expected {PORTRAIT_SIZE[::-1]} and "
+                              f"{len(self.labels)}")
 
-    def ranks(self, crops: np.ndarray) -> np.ndarray:
-        """(N, 3) probabilities of jack, queen and king for (N, 144, 96, 3) BGR uint8 crops."""
+    def read(self, crops: np.ndarray) -> np.ndarray:
+        """(N, labels) probabilities for (N, 144, 96, 3) BGR uint8 crops."""
         return self.session.run(None, {self.input_name: crops_as_input(crops)})[0]
 
-    def weigh(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
-              rows: np.ndarray) -> None:
-        """Weigh ``rows`` of ``probs`` (N, classes), in place, by the portraits of the cards
-        outlined by those ``quads`` in ``frame`` (the rows ``weighed`` picks)."""
-        crops = np.stack([rectify(frame, quads[i], PORTRAIT_SIZE, ordered=True)
-                          for i in rows])
-        share_out(probs, rows, self.ranks(crops))
+    @staticmethod
+    def crops(frame: np.ndarray, quads: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The crops a second reader reads of the cards ``quads[rows]`` outline in ``frame``."""
+        return np.stack([rectify(frame, quads[i], PORTRAIT_SIZE, ordered=True) for i in rows])
+
+    def weigh(self, crops: np.ndarray, probs: np.ndarray, rows: np.ndarray) -> None:
+        """Weigh ``rows`` of ``probs`` (N, classes), in place, by this reader's readings of
+        the cards in ``crops`` (one a row, ``crops``)."""
+        self.share_out(probs, rows, self.read(crops))
+
+    @staticmethod
+    def weighed(probs: np.ndarray, below: float) -> np.ndarray:
+        """The rows of ``probs`` (N, classes) this reader weighs in on."""
+        raise NotImplementedError
+
+    @staticmethod
+    def share_out(probs: np.ndarray, rows: np.ndarray, read: np.ndarray) -> None:
+        """Weigh ``rows`` of ``probs`` by what this reader ``read`` of them, in place."""
+        raise NotImplementedError
 
 
 def weighed(probs: np.ndarray, below: float) -> np.ndarray:
@@ -86,3 +105,12 @@ def share_out(probs: np.ndarray, rows: np.ndarray, ranks: np.ndarray) -> None:
     after[keep] = probs[np.ix_(rows[keep], court)]
     total[keep] = before[keep, None]
     probs[np.ix_(rows, court)] = after * (before[:, None] / total)
+
+
+class PortraitReader(SecondReader):
+    """Reads a court card's rank (jack, queen or king) from its figure alone."""
+
+    labels = RANKS
+    what = "portraits"
+    weighed = staticmethod(weighed)
+    share_out = staticmethod(share_out)

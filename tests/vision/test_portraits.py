@@ -83,7 +83,7 @@ def test_the_classifier_weighs_the_portrait_into_an_unsure_court_card_only(class
 
     alone = read()  # (networks_read leaves the portrait reader out)
     monkeypatch.setattr(classifier, "portraits", reader)
-    monkeypatch.setattr(reader, "ranks", ranks)
+    monkeypatch.setattr(reader, "read", ranks)
     found = read()
     # one crop, of the unsure card, at the portrait reader's own size
     assert seen == [(1, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3)]
@@ -102,7 +102,7 @@ def test_a_reading_the_portrait_makes_sure_is_held_to_a_play_never_a_proof(class
     networks_read(monkeypatch, classifier,
                   lambda crops: probabilities_of({"KS": 0.7, "QS": 0.28}, len(crops)))
     monkeypatch.setattr(classifier, "portraits", reader)
-    monkeypatch.setattr(reader, "ranks", lambda crops: np.array([[0.001, 0.001, 0.998]]))
+    monkeypatch.setattr(reader, "read", lambda crops: np.array([[0.001, 0.001, 0.998]]))
 
     def read(**at_most):
         return classifier.read(picture, CardDetections(
@@ -147,7 +147,7 @@ def test_the_shipped_reader_reads_unseen_portraits_better_than_the_classifier(cl
     except StudioError as error:
         pytest.skip(f"the test designs are not available: {error}")
     crops, truth = _painted_court_crops(design, PORTRAIT_SIZE, 4, 11)
-    read = classifier.portraits.ranks(crops).argmax(axis=1)
+    read = classifier.portraits.read(crops).argmax(axis=1)
     small = np.stack([cv2.resize(c, classifier.size, interpolation=cv2.INTER_AREA)
                       for c in crops])
     probs = classifier.probabilities(small)
@@ -165,4 +165,4 @@ def test_the_reader_does_not_pretend_to_read_a_letter_for_a_portrait(classifier)
     classifier is unsure, and its sureness is what it weighs)."""
     faces = TinyFaces(0)
     crops, _ = _painted_court_crops(faces, PORTRAIT_SIZE, 2, 5)
-    assert classifier.portraits.ranks(crops).max(axis=1).mean() < 0.9
+    assert classifier.portraits.read(crops).max(axis=1).mean() < 0.9

@@ -151,7 +151,7 @@ def test_weights_that_cannot_be_started_from_are_refused_in_one_line(tmp_path):
             load_weights(build_model(), path)
 
 
-@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
+@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits", "suits"])
 def test_starting_weights_that_do_not_exist_are_told_before_any_data_is_made(trainer, capsys,
                                                                               monkeypatch):
     import importlib
@@ -164,7 +164,7 @@ def test_starting_weights_that_do_not_exist_are_told_before_any_data_is_made(tra
     assert "--init: 'no/such/weights.pt' does not exist" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
+@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits", "suits"])
 def test_a_model_folder_that_cannot_be_made_is_told_before_any_training(trainer, tmp_path,
                                                                        capsys, monkeypatch):
     import importlib
@@ -306,7 +306,39 @@ def test_a_portrait_run_with_fewer_crops_than_a_batch_trains_on_them_all(tmp_pat
     assert (tmp_path / "portraits.onnx").is_file()
 
 
-@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits"])
+def test_a_suit_reader_run_exports_a_model_of_four_suits_the_classifier_loads(tmp_path,
+                                                                             monkeypatch):
+    """``python -m vision.train suits`` trains the portrait reader's network on suits: its
+    export reads the four suits, its YAML says so, and a classifier beside it weighs it in."""
+    pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
+    pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+    import shutil
+
+    import yaml
+
+    import vision.train.suits as trainer
+    from vision.cardclasses import SUITS
+    from vision.classify import CardClassifier
+    from vision.portraits import PORTRAIT_SIZE
+
+    def crops(split, per_card, seed, workers, by_design=False):  # noqa: ANN001, ANN202
+        rng = np.random.default_rng(seed)
+        images = rng.integers(0, 256, (8, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3), np.uint8)
+        return images, np.arange(8) % 4, np.array([split] * 8) if by_design else None
+
+    monkeypatch.setattr(trainer, "suit_crops", crops)
+    assert trainer.main(["--epochs", "1", "--batch", "4", "--workers", "1", "--threads", "1",
+                         "--out", str(tmp_path)]) == 0
+    meta = yaml.safe_load((tmp_path / "suits.yaml").read_text())
+    assert meta["suits"] == list(SUITS) and meta["temperature"] == 1.0
+    shutil.copy(MODELS / "cards.onnx", tmp_path / "cards.onnx")
+    classifier = CardClassifier(tmp_path / "cards.onnx", threads=1)
+    assert classifier.suits is not None and classifier.portraits is None
+    read = classifier.suits.read(np.zeros((2, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3), np.uint8))
+    assert read.shape == (2, 4) and np.allclose(read.sum(axis=1), 1, atol=1e-5)
+
+
+@pytest.mark.parametrize("trainer", ["classifier", "detector", "portraits", "suits"])
 def test_every_training_option_says_what_it_does(trainer, monkeypatch):
     """``--help`` explains each option; only the trainers that export an 8-bit model offer to
     leave it to later (``--float-only``)."""
@@ -319,7 +351,7 @@ def test_every_training_option_says_what_it_does(trainer, monkeypatch):
     assert options and all(a.help for a in options), [
         a.option_strings[0] for a in options if not a.help]
     offers = any("--float-only" in a.option_strings for a in options)
-    assert offers is (trainer != "portraits")
+    assert offers is (trainer not in ("portraits", "suits"))
 
 
 def test_a_fine_tunes_drift_from_its_starting_model_is_nothing_until_it_moves():
