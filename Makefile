@@ -62,6 +62,7 @@ model: $(STAMP)
 	$(BIN)/python -m vision.train detector
 	$(BIN)/python -m vision.train classifier
 	$(BIN)/python -m vision.train portraits
+	$(BIN)/python -m vision.train suits
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

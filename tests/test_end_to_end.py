@@ -213,7 +213,8 @@ def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed, 
     forty-first; games 18, 1 and 10 until the thirty-seventh, when cards read unsurely leaned
     to the suit led and were read as none of the cards other zones hold; games 7 and 13 until
     the forty-first, whose classifier reads them whole. Since the sixty-ninth session the
-    portrait reader reads game 6's queen of clubs: it is refereed here without it.)"""
+    portrait reader reads game 6's queen of clubs: it is refereed here without it, and so
+    without the suit reader either.)"""
     result, comparison = refereed(seed, seed % 4 == 0, folder, readers=readers)
     kinds = {s.announcement.kind for s in result.said}
     # (a card known by elimination during the deal has its trick scored then: "card_known")
@@ -224,7 +225,8 @@ def test_the_deck_settles_a_deal_whose_unread_cards_fit_one_score(folder, seed, 
 def test_a_trump_read_only_by_its_suit_still_lets_the_deal_be_refereed(folder):
     """Game 19's trump, lattmann's jack of spades, is never read surely by the classifier
     alone, but its suit is: the deal is refereed with spades as trump rather than abandoned.
-    (With the portrait reader, since the sixty-ninth session, the jack is read surely.)"""
+    (With the portrait reader, since the sixty-ninth session, the jack is read surely: refereed
+    here without the second readers.)"""
     result, comparison = refereed(19, False, folder, readers=False)
     said = [s.announcement for s in result.said]
     assert said[0].kind == "trump_suit" and said[0].suit.symbol == "S", said[:2]
@@ -240,7 +242,7 @@ def test_the_deck_settles_the_winner_where_it_cannot_settle_the_score(folder, se
     also withdraws a round: its JD read in round 7 and again in round 9, neither surely.
     Game 11 was here too until the eighteenth session, when its score was settled as well;
     with the portrait reader, since the sixty-ninth session, game 19's is settled too, so it
-    is refereed here without it.)"""
+    is refereed here without the second readers.)"""
     result, comparison = refereed(seed, False, folder, readers=False)
     verdicts = [s.announcement for s in result.said if s.announcement.kind == "outcome_settled"]
     assert len(verdicts) == 1 and verdicts[0].games == 1, comparison.lines()
