@@ -103,7 +103,7 @@ class CardClassifier:
         of court cards, where its model lies beside the classifier's (``portraits.onnx``; a
         models folder without one is read without it). ``suits``: weigh the suit reader
         (``vision.suits``, ``suits.onnx`` beside the classifier's) into unsure readings of
-        cards, in the same way."""
+        court cards whose rank is read surely, in the same way."""
         self.deck = deck
         path = Path(model)
         self.session = load_session(path, threads, "classifier", ClassifierError)
@@ -176,8 +176,9 @@ class CardClassifier:
                           at_most: float) -> None:
         """Weigh ``probs`` in place by the second readers' readings of the cards outlined by
         ``quads``: the portrait reader's where the classifier is unsure of a court card
-        (``vision.portraits.weighed``), the suit reader's where it is unsure of a card
-        (``vision.suits.weighed``), each card cut out once for both. A reading they make
+        (``vision.portraits.weighed``), the suit reader's where it is unsure of a court card
+        whose rank it reads surely (``vision.suits.weighed``), each card cut out once for
+        both. A reading they make
         surer than ``at_most`` is mixed back with the classifier's own until it is ``at_most``
         sure, and so is a suit: enough to be a play, never to prove cheating on (the portrait
         reader is right about a guyenne-classic court card two times in three, not 99 in
@@ -191,9 +192,10 @@ class CardClassifier:
         crops = SecondReader.crops(frame, quads, every)
         alone = probs.copy()
         for reader, rows in readers:
-            weighed = probs.copy()
+            # (only what the suit reader did to a suit is held back: the portrait's work stays)
+            weighed = probs.copy() if reader is self.suits else None
             reader.weigh(crops[np.searchsorted(every, rows)], probs, rows)
-            if reader is self.suits:  # (only what the suit reader did is held back)
+            if weighed is not None:
                 held_to_suit(probs, weighed, rows, at_most)
         _held_to(probs, alone, every[probs[every].max(axis=1) > at_most], at_most)
 

@@ -13,7 +13,7 @@ classifier shares each rank out among the suits.
 It weighs in only where the classifier's reading is under ``LOOK_AGAIN`` (0.9) and its court
 cards hold at least ``COURT_AT_LEAST`` of it: a reading sure enough to play is never changed,
 and a pip card read unsurely costs no second network. A reading it makes sure is a play,
-never proof of cheating (``CardClassifier._weigh_by_portraits``). Measured on the studio's hard test
+never proof of cheating (``CardClassifier._weigh_by_readers``). Measured on the studio's hard test
 pictures (docs/recognition.md, sixty-ninth session), weighing it in once (a weight of one)
 read more cards right and surely and none wrongly at 0.9; twice as strongly read two wrongly
 at 0.9.
