@@ -57,6 +57,23 @@ def networks_read(monkeypatch: pytest.MonkeyPatch, classifier,  # noqa: ANN001
     monkeypatch.setattr(classifier, "suits", None)
 
 
+# a plain grey picture, and the outlines of two cards lying on it, side by side
+PLAIN = np.full((400, 600, 3), 90, np.uint8)
+TWO_CARDS = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]],
+                      [[300, 100], [360, 100], [360, 190], [300, 190]]], np.float32)
+
+
+def read_cards(classifier, quads: np.ndarray = TWO_CARDS, **options):  # noqa: ANN001, ANN201
+    """``classifier`` (a ``CardClassifier``) reading the whole cards ``quads`` outline on
+    ``PLAIN``, none of them in a seat; ``options`` as ``CardClassifier.read`` takes them."""
+    from vision.detections import CardDetections
+
+    n = len(quads)
+    return classifier.read(PLAIN, CardDetections(
+        quads, np.ones(n, np.float32), np.ones(n, bool), [None] * n, [None] * n,
+        np.zeros(n, np.float32)), **options)
+
+
 def probabilities_of(readings: dict[str, float], rows: int = 1) -> np.ndarray:
     """A classifier's (rows, classes) probabilities, every row alike: these classes at these,
     the rest shared out evenly."""

@@ -9,10 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.helpers import networks_read, probabilities_of
+from tests.helpers import TWO_CARDS, networks_read, probabilities_of, read_cards
 from vision.cardclasses import CLASSES
 from vision.classify import LOOK_AGAIN, CardClassifier, ClassifierError
-from vision.detections import CardDetections
 from vision.models import MODELS
 from vision.portraits import PORTRAIT_SIZE, RANKS, share_out, weighed
 from vision.studio.facesets import TinyFaces
@@ -62,9 +61,6 @@ def test_only_unsure_readings_mostly_of_court_cards_are_weighed():
 
 def test_the_classifier_weighs_the_portrait_into_an_unsure_court_card_only(classifier,
                                                                             monkeypatch):
-    picture = np.full((400, 600, 3), 90, np.uint8)
-    quads = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]],
-                      [[300, 100], [360, 100], [360, 190], [300, 190]]], np.float32)
     reader = classifier.portraits
     assert reader is not None  # the shipped models folder holds the portrait reader
     seen = []
@@ -75,16 +71,10 @@ def test_the_classifier_weighs_the_portrait_into_an_unsure_court_card_only(class
 
     networks_read(monkeypatch, classifier, lambda crops: np.concatenate(
         [probabilities_of({"QC": 0.95}), probabilities_of({"QS": 0.5, "KS": 0.3})]))
-
-    def read():
-        return classifier.read(picture, CardDetections(
-            quads, np.ones(2, np.float32), np.ones(2, bool), [None, None], [None, None],
-            np.zeros(2, np.float32)))
-
-    alone = read()  # (networks_read leaves the portrait reader out)
+    alone = read_cards(classifier)  # (networks_read leaves the portrait reader out)
     monkeypatch.setattr(classifier, "portraits", reader)
     monkeypatch.setattr(reader, "read", ranks)
-    found = read()
+    found = read_cards(classifier)
     # one crop, of the unsure card, at the portrait reader's own size
     assert seen == [(1, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3)]
     assert found.cards[0] == alone.cards[0] == "QC"
@@ -97,21 +87,13 @@ def test_the_classifier_weighs_the_portrait_into_an_unsure_court_card_only(class
 def test_a_reading_the_portrait_makes_sure_is_held_to_a_play_never_a_proof(classifier,
                                                                            monkeypatch):
     reader = classifier.portraits
-    picture = np.full((300, 300, 3), 90, np.uint8)
-    quad = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]]], np.float32)
     networks_read(monkeypatch, classifier,
                   lambda crops: probabilities_of({"KS": 0.7, "QS": 0.28}, len(crops)))
     monkeypatch.setattr(classifier, "portraits", reader)
     monkeypatch.setattr(reader, "read", lambda crops: np.array([[0.001, 0.001, 0.998]]))
-
-    def read(**at_most):
-        return classifier.read(picture, CardDetections(
-            quad, np.ones(1, np.float32), np.ones(1, bool), [None], [None],
-            np.zeros(1, np.float32)), **at_most)
-
-    free = read()
+    free = read_cards(classifier, TWO_CARDS[:1])
     assert free.cards[0] == "KS" and free.confidence[0] > 0.97
-    held = read(at_most=0.97)
+    held = read_cards(classifier, TWO_CARDS[:1], at_most=0.97)
     assert held.cards[0] == "KS" and held.confidence[0] == pytest.approx(0.97, abs=1e-5)
 
 

@@ -10,10 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.helpers import networks_read, probabilities_of
+from tests.helpers import PLAIN, TWO_CARDS, networks_read, probabilities_of, read_cards
 from vision.cardclasses import CLASSES, SUITS
 from vision.classify import LOOK_AGAIN, CardClassifier, ClassifierError
-from vision.detections import CardDetections
 from vision.models import MODELS
 from vision.portraits import PORTRAIT_SIZE
 from vision.suits import held_to_suit, share_out, suit_totals, weighed
@@ -95,9 +94,6 @@ def test_a_suit_made_surer_than_a_play_is_held_there():
 
 def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(classifier,
                                                                            monkeypatch):
-    picture = np.full((400, 600, 3), 90, np.uint8)
-    quads = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]],
-                      [[300, 100], [360, 100], [360, 190], [300, 190]]], np.float32)
     reader = classifier.suits
     assert reader is not None  # the shipped models folder holds the suit reader
     seen = []
@@ -119,9 +115,7 @@ def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(class
 
     def read(**at_most):
         first.clear()
-        return classifier.read(picture, CardDetections(
-            quads, np.ones(2, np.float32), np.ones(2, bool), [None, None], [None, None],
-            np.zeros(2, np.float32)), **at_most)
+        return read_cards(classifier, **at_most)
 
     alone = read()  # (networks_read leaves the second readers out)
     monkeypatch.setattr(classifier, "suits", reader)
@@ -137,8 +131,8 @@ def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(class
     assert found.cards[1] == "JD" and 0.9 <= found.confidence[1] <= 0.97
     assert found.parts[1] == "D"
     first.clear()
-    probs = network(quads)
-    classifier._weigh_by_readers(picture, quads, probs, 0.97)
+    probs = network(TWO_CARDS)
+    classifier._weigh_by_readers(PLAIN, TWO_CARDS, probs, 0.97)
     assert suit_totals(probs)[1, SUITS.index("D")] == pytest.approx(0.97, abs=1e-4)
 
 
