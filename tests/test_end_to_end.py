@@ -259,14 +259,29 @@ def test_a_trump_read_as_one_of_several_suits_is_settled_by_the_play(folder):
     the card never read in round 8, the penguin ace of spades, fits the play). The verdict is
     the truth's; nothing said under the other suits is ever said. (Game 306, bellot's ace of
     clubs read as AC or AS, was here until the forty-first session's classifier read it
-    surely.)"""
-    result, comparison = refereed(1013, False, folder)
+    surely. Since the seventy-third session the suit reader reads this jack surely, as the
+    next test shows: it is refereed here without the second readers.)"""
+    result, comparison = refereed(1013, False, folder, readers=False)
     said = [s.announcement for s in result.said]
     kinds = [a.kind for a in said]
     assert kinds[0] == "trump_in_doubt", kinds[:3]
     settled = [a for a in said if a.kind == "trump_settled"]
     assert len(settled) == 1 and settled[0].card == "Clubs", kinds
     assert "out_of_turn" not in kinds and comparison.statements_wrong == 0, comparison.lines()
+    assert comparison.verdict_right, comparison.lines()
+
+
+def test_the_suit_reader_reads_a_court_trump_whose_rank_alone_the_classifier_knows(folder):
+    """Game 1013's trump, kde-penguins' jack of clubs, is one figure drawn in all four suits:
+    the classifier reads it a jack surely, a club at 80 %. The suit reader (``vision.suits``)
+    makes it surely the club, and the deal is refereed under clubs from the start, with the
+    truth's verdict and nothing said wrongly."""
+    result, comparison = refereed(1013, False, folder)
+    said = [s.announcement for s in result.said]
+    assert said[0].kind == "trump" and str(said[0].card) == "JC", said[:2]
+    assert "trump_in_doubt" not in [a.kind for a in said]
+    assert comparison.statements_wrong == 0 and comparison.false_accusations == 0, (
+        comparison.lines())
     assert comparison.verdict_right, comparison.lines()
 
 
