@@ -7,7 +7,8 @@ from referee.cards import FULL_DECK, Suit
 
 BACK = "back"
 NOT_A_CARD = "none"
-CLASSES: tuple[str, ...] = tuple(str(c) for c in FULL_DECK) + (BACK, NOT_A_CARD)
+CARD_CLASSES: tuple[str, ...] = tuple(str(c) for c in FULL_DECK)  # the 52 cards: "2C" ... "AS"
+CLASSES: tuple[str, ...] = CARD_CLASSES + (BACK, NOT_A_CARD)
 CROP_SIZE = (64, 96)  # width, height of a rectified card as the classifier sees it
 SUITS = tuple(suit.value for suit in Suit)  # "C", "D", "H", "S"
 

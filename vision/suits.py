@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cardclasses import BACK, CLASSES, NOT_A_CARD, SUITS
+from .cardclasses import CARD_CLASSES, CLASSES, SUITS, part_fits
 from .portraits import SecondReader
 from .portraits import weighed as court_rows
 
@@ -39,11 +39,10 @@ from .portraits import weighed as court_rows
 RANK_SURE = 0.9
 # (classes, suits): which classes are cards of each suit; then the classes of the cards, of
 # each rank (the rows) and suit (the columns, in the order of ``SUITS``)
-_SUIT_OF = np.array([[name not in (BACK, NOT_A_CARD) and name[-1] == suit for suit in SUITS]
+_SUIT_OF = np.array([[name in CARD_CLASSES and part_fits(suit, name) for suit in SUITS]
                      for name in CLASSES], np.float32)
 _BY_RANK = np.array([[CLASSES.index(rank + suit) for suit in SUITS]
-                     for rank in dict.fromkeys(name[:-1] for name in CLASSES
-                                               if name not in (BACK, NOT_A_CARD))])
+                     for rank in dict.fromkeys(name[:-1] for name in CARD_CLASSES)])
 
 
 def weighed(probs: np.ndarray, below: float) -> np.ndarray:
@@ -82,13 +81,12 @@ def suit_totals(probs: np.ndarray) -> np.ndarray:
     return probs @ _SUIT_OF
 
 
-def held_to_suit(probs: np.ndarray, alone: np.ndarray, rows: np.ndarray,
+def held_to_suit(probs: np.ndarray, before: np.ndarray, rows: np.ndarray,
                  at_most: float) -> None:
-    """Mix each of ``rows`` of ``probs`` (weighed by the suit reader) back with the
-    classifier's own reading of it (that row of ``alone``) until its likeliest suit is at most
-    ``at_most`` sure, or as sure as the classifier alone made it where that is surer, in
-    place."""
-    weighed_suits, own = suit_totals(probs[rows]), suit_totals(alone[rows])
+    """Mix each of ``rows`` of ``probs`` (weighed by the suit reader) back with the reading
+    the reader weighed (that row of ``before``) until its likeliest suit is at most
+    ``at_most`` sure, or as sure as it was before where that is surer, in place."""
+    weighed_suits, own = suit_totals(probs[rows]), suit_totals(before[rows])
     best = weighed_suits.argmax(axis=1)
     top = weighed_suits[np.arange(len(rows)), best]
     was = own[np.arange(len(rows)), best]
@@ -98,7 +96,7 @@ def held_to_suit(probs: np.ndarray, alone: np.ndarray, rows: np.ndarray,
         return
     share = np.clip((cap[over] - was[over]) / (top[over] - was[over]), 0.0, 1.0)[:, None]
     mixed = rows[over]
-    probs[mixed] = share * probs[mixed] + (1.0 - share) * alone[mixed]
+    probs[mixed] = share * probs[mixed] + (1.0 - share) * before[mixed]
 
 
 class SuitReader(SecondReader):

@@ -21,29 +21,26 @@ from typing import Any
 
 import numpy as np
 
-from ..cardclasses import BACK, CLASSES, NOT_A_CARD, SUITS
+from ..cardclasses import CARD_CLASSES, SUITS
 from . import run_training
 from .portraits import Reader, reader_crops, reader_parser
 from .portraits import train as reader_train
-
-CARDS = [name for name in CLASSES if name not in (BACK, NOT_A_CARD)]
-
 
 def suit_crops(split: str, per_card: int, seed: int, workers: int, by_design: bool = False,
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """``per_card`` crops of each of the 52 cards from each design of ``split`` (the train
     split's made-up designs too), labelled by suit (indices into ``SUITS``):
     ``reader_crops``."""
-    suit_of = np.array([SUITS.index(card[-1]) for card in CARDS])
-    return reader_crops(split, per_card, seed, workers, by_design, CARDS,
+    suit_of = np.array([SUITS.index(card[-1]) for card in CARD_CLASSES])
+    return reader_crops(split, per_card, seed, workers, by_design, list(CARD_CLASSES),
                         lambda y: suit_of[y], paint=False, made_up=True)
 
 
 SUITS_READER = Reader(
     "suits", SUITS, "suits", lambda *args, **kwargs: suit_crops(*args, **kwargs),
-    title="suit reader", temperature=1.0, what="probabilities of clubs, diamonds, hearts and "
-    "spades", crops_are="all 52 cards, index corners as they are", cards="card", per_card=5,
-    epochs=8,
+    title="suit reader", temperature=1.0,
+    what="probabilities of clubs, diamonds, hearts and spades", per_card=5, epochs=8,
+    crops_are="all 52 cards, index corners as they are", cards="card",
     swap_colours=0.0, grey=0.1,
     evaluated_on="suit read, {n} crops of each card; chance is 0.25")
 
