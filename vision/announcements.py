@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.events import Announcement, GameIncomplete, GameOver
-from referee.seats import Seat
+from referee.seats import Pair, Seat
 
 
 @dataclass(frozen=True)
@@ -259,6 +259,42 @@ class OutcomeSettled(GameOver):
         if winner is None:
             return "either way it is a draw"
         return f"either way {winner} takes {self.games} game{'s' if self.games != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class ResultIfHonest(Announcement):
+    """At the end of a deal with no verdict: the cards never read surely (in rounds
+    ``missed``) can only be the ones not seen, and of the ways of putting them back that the
+    play allows (each trick led by the last one's winner), those in which every seat follows
+    suit and the dealer holds the trump card weigh more than those that show cheating, as
+    the cards were read; and the ways of one result (``winner``, None for a draw, and
+    ``games`` for the match) hold ``share`` of their weight, at least
+    ``vision.ways.LIKELY`` (``scores``: the scores those ways give, likeliest first). Said
+    before the deal's "no verdict", which it does not replace: a revoke made with a card
+    never read surely can be neither proven nor ruled out, and it would decide the deal; the
+    match counts nothing. The players, who know whether anyone failed to follow suit, can
+    settle it themselves."""
+
+    kind: ClassVar[str] = "result_if_honest"
+    missed: tuple[int, ...]
+    winner: Pair | None
+    games: int
+    scores: tuple[tuple[int, int], ...]
+    share: float
+
+    @property
+    def message(self) -> str:
+        shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
+            + (["others"] if len(self.scores) > 3 else [])
+        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        result = ("it is a draw" if self.winner is None else
+                  f"{self.winner} won ({self.games} game{'s' if self.games != 1 else ''})")
+        weight = ("every way" if self.share >= 1.0 else
+                  f"{min(100 * self.share, 99.9):.1f} % of the odds of the ways")
+        return (f"If nobody revoked with the cards never read surely in "
+                f"{in_rounds(self.missed)}, {result}: score {listed}, as they may lie "
+                f"({weight} in which every seat follows suit). No verdict: such a revoke can "
+                "be neither proven nor ruled out")
 
 
 @dataclass(frozen=True)

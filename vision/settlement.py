@@ -37,10 +37,12 @@ from referee.events import (
 )
 from referee.match import MatchRules
 from referee.seats import Pair, Seat, TableOrder
+from referee.tricks import Trick
 
 from .announcements import (
     CardDeduced,
     OutcomeSettled,
+    ResultIfHonest,
     RevokeSettled,
     ScoreLikely,
     ScoreSettled,
@@ -54,6 +56,7 @@ from .ways import (
     distinct,
     heaviest,
     odds_weight,
+    weigh_in_play,
 )
 
 
@@ -115,7 +118,8 @@ class Settlement:
                     raise TooMany  # too many ways to tell apart
         except TooMany:  # too many to try, or to look through (most of them dead ends)
             likely = self._likely(dropped, missing, said)
-            return said if likely is None else rest + likely
+            return self._if_honest(dropped, missing, said) if likely is None \
+                else rest + likely
         ways = []
         for cards, orders in tries:
             over = self._score_again(dict(zip((d.round for d in dropped), orders)), cards)
@@ -135,7 +139,8 @@ class Settlement:
                 return rest + [_outcome([s for s, _ in scores.most_common()], 1.0,
                                              results.pop(), said)]
             doubt = self._revoke_in_doubt(ways, dropped, said)
-            return said if doubt is None else rest + doubt
+            return self._if_honest(dropped, missing, said) if doubt is None \
+                else rest + doubt
         if len(ways) > 1:
             rounds = tuple(d.round for d in dropped)
             return rest + [ScoreSettled(rounds, tuple(str(c) for c in missing), len(ways)),
@@ -214,6 +219,41 @@ class Settlement:
         rounds = tuple(d.round for d in dropped)
         return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
                             placed), overs[key]]
+
+    def _if_honest(self, dropped: list[Dropped], missing: list[Card],
+                   said: list[Announcement]) -> list[Announcement]:
+        """``said``, a deal left with no verdict, with what it would be if nobody cheated
+        with the cards never read surely (``ResultIfHonest``, said before the "no verdict"),
+        where the ways of putting them back in which every seat follows suit weigh more, as
+        they were read, than those that show cheating (``weigh_in_play``), and ways of one
+        result hold ``LIKELY`` of their weight. Only where every one of those cards was read
+        whole at least once (as for ``_likely``): counting ways is no evidence."""
+        if any(seat not in dict(d.odds) for d in dropped for order in d.orders
+               for seat, card in order if card is None):
+            return said
+        by_round = {d.round: d for d in dropped}
+        kept = self._kept()
+        rounds = [by_round[n] if n in by_round else tuple((p.seat, p.card) for p in
+                                                          kept[n].plays)
+                  for n in range(1, ROUNDS + 1)]
+        assert self.referee.trump_suit is not None
+        weighed = weigh_in_play(rounds, missing, self.referee.trump_suit, self.referee.trump,
+                                self.order.dealer, self.order.first_leader)
+        honest = 0.0 if weighed is None else sum(weighed.honest.values())
+        if weighed is None or honest == 0.0 or honest < weighed.cheating:
+            return said
+        results: dict[tuple[Pair | None, int], dict[tuple[int, int], float]] = {}
+        for score, weight in weighed.honest.items():
+            results.setdefault(score_result(score, self.rules), {})[score] = weight
+        for (winner, games), scores in results.items():
+            share = sum(scores.values()) / honest
+            if share >= LIKELY:
+                missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
+                at = next(i for i, a in enumerate(said) if isinstance(a, GameIncomplete))
+                ranked = tuple(sorted(scores, key=lambda score: -scores[score]))
+                return said[:at] + [ResultIfHonest(missed, winner, games, ranked, share)] \
+                    + said[at:]
+        return said
 
     def _revoke_by_the_deck(self, said: list[Announcement]) -> list[Announcement] | None:
         """A deal with every round scored whose plays, as read, show a revoke that rests on
@@ -311,9 +351,7 @@ class Settlement:
         trump, suit = self.referee.trump, self.referee.trump_suit
         assert suit is not None
         said = again.feed(TrumpRevealed(trump) if trump is not None else TrumpSuitRevealed(suit))
-        # the tricks are kept in the order of their rounds, the dropped ones left out
-        scored = [n for n in range(1, ROUNDS + 1) if n not in self.referee.missed]
-        kept = dict(zip(scored, self.referee.tricks))
+        kept = self._kept()
         fill = iter(cards)
         for number in range(1, ROUNDS + 1):
             plays = dropped[number] if number in dropped else tuple(
@@ -330,6 +368,12 @@ class Settlement:
                 or len(over) != 1 or isinstance(over[0], GameIncomplete):
             return None
         return over[0], again, said  # the first cheating proven is the verdict's ``cheat``
+
+    def _kept(self) -> dict[int, Trick]:
+        """The tricks scored, by round (the referee keeps them in the order of their rounds,
+        the dropped ones left out)."""
+        scored = [n for n in range(1, ROUNDS + 1) if n not in self.referee.missed]
+        return dict(zip(scored, self.referee.tricks))
 
 
 def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
@@ -362,8 +406,13 @@ def deal_result(over: GameOver, rules: MatchRules) -> tuple[Pair | None, int] | 
     it is worth; None where it shows cheating."""
     if over.cheat is not None:
         return None
-    winner = over.outcome.winner
-    return winner, rules.games_for(max(over.score)) if winner else 0
+    return score_result(over.score, rules)
+
+
+def score_result(score: tuple[int, int], rules: MatchRules) -> tuple[Pair | None, int]:
+    """What a deal's ``score``, nobody cheating, means for the match (``deal_result``)."""
+    winner = Outcome.from_score(score).winner
+    return winner, rules.games_for(max(score)) if winner else 0
 
 
 def _outcome(scores: list[tuple[int, int]], share: float,

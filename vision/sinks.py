@@ -199,6 +199,12 @@ _PHRASES = {
                          "outras que podia ser já foram jogadas: a vaza conta",
            "score_settled": "As cartas que não foram lidas só podem ser as que faltam: seja "
                             "qual for o lugar de cada uma, a pontuação é a mesma",
+           "result_if_honest": "Se ninguém renunciou com as cartas que não foram bem lidas, "
+                               "ganhou a dupla {winner}; mas uma renúncia com elas não se pode "
+                               "provar nem excluir: sem veredicto",
+           "result_if_honest_draw": "Se ninguém renunciou com as cartas que não foram bem "
+                                    "lidas, houve empate; mas uma renúncia com elas não se "
+                                    "pode provar nem excluir: sem veredicto",
            "score_likely": "As cartas que não foram bem lidas só podem ser as que faltam, e "
                            "pelo que delas se leu a pontuação é quase certa",
            "dealer_lacks_trump": "Batota! O jogador {dealer}, que deu as cartas, não tinha o "
@@ -228,7 +234,9 @@ def spoken(item: Said, lang: str) -> str | None:
     a = item.announcement
     data = a.to_dict()
     lang = "pt" if lang == "pt" else "en"
-    phrase = _PHRASES[lang].get(f"{a.kind}_face_down" if data.get("face_down") else a.kind)
+    variant = "_face_down" if data.get("face_down") else \
+        "_draw" if a.kind == "result_if_honest" and data["winner"] is None else ""
+    phrase = _PHRASES[lang].get(a.kind + variant)
     if phrase is not None:
         if a.kind == "trump":
             data["card"] = spoken_card(data["card"], lang)

@@ -399,3 +399,19 @@ def test_a_revoke_proven_by_the_whole_deck_is_spoken_as_proven():
                                      "leram: a renúncia do jogador 2 fica provada")
     assert spoken(settled, "en").endswith("the plays show Player 2's revoke in round 7 "
                                           "(99.1 % of the odds)")
+
+
+def test_a_result_if_nobody_revoked_is_spoken_with_its_winner_or_the_draw_and_no_verdict():
+    from referee.seats import Pair
+    from vision.announcements import ResultIfHonest
+
+    won = Said(0, 0.0, ResultIfHonest((1, 2), Pair.B, 2, ((29, 91), (30, 90)), 0.995))
+    assert spoken(won, "pt") == ("Se ninguém renunciou com as cartas que não foram bem lidas, "
+                                 "ganhou a dupla B; mas uma renúncia com elas não se pode "
+                                 "provar nem excluir: sem veredicto")
+    assert spoken(won, "en").startswith("If nobody revoked with the cards never read surely "
+                                        "in rounds 1, 2, Pair B won (2 games): score 29 to 91 "
+                                        "or 30 to 90, as they may lie (99.5 % of the odds")
+    draw = Said(0, 0.0, ResultIfHonest((4,), None, 0, ((60, 60),), 1.0))
+    assert "houve empate" in spoken(draw, "pt")
+    assert "it is a draw: score 60 to 60, as they may lie (every way" in spoken(draw, "en")

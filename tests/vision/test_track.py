@@ -7,7 +7,7 @@ import pytest
 
 from referee import Card, Suit
 from referee.config import RulesConfig
-from referee.seats import SEATS, Seat, TableOrder
+from referee.seats import SEATS, Pair, Seat, TableOrder
 from vision.detections import CardDetections
 from vision.game import DUE_IS_A_CARD, Phase, TableReferee
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
@@ -853,7 +853,7 @@ def test_readings_that_do_not_tell_the_ways_apart_leave_no_verdict():
         (3, "AC"): {"AC": 0.5, "6C": 0.4}, (1, "6C"): {"6C": 0.5, "AC": 0.4}}))
     kinds = [a.kind for a in said]
     assert kinds[-1] == "game_incomplete" and "score_likely" not in kinds, kinds
-    assert "outcome_settled" not in kinds, kinds
+    assert "outcome_settled" not in kinds and "result_if_honest" not in kinds, kinds
 
 
 def test_readings_that_tell_the_result_but_not_the_score_settle_the_result():
@@ -883,7 +883,50 @@ def test_readings_never_make_a_verdict_of_cheating_nobody_proved():
         (2, "3S"): {"3S": 0.85}, (2, "6S"): {"6S": 0.85}, (2, "KS"): {"KS": 0.85}}))
     kinds = [a.kind for a in said]
     assert "revoke" not in kinds and "score_likely" not in kinds, kinds
-    assert kinds[-1] == "game_incomplete"
+    assert kinds[-1] == "game_incomplete" and "result_if_honest" not in kinds
+
+
+def _court_odds(card: str, itself: float) -> dict[str, float]:
+    """A court card read as an unfamiliar design's are: ``itself`` on the card, three fifths
+    of the rest on the other two ranks of its suit, two fifths on its rank in other suits."""
+    rank, suit = card[:-1], card[-1]
+    odds = {card: itself}
+    odds.update({other + suit: (1 - itself) * 0.3 for other in "KQJ" if other != rank})
+    odds.update({rank + other: (1 - itself) * 0.4 / 3 for other in "CDHS" if other != suit})
+    return odds
+
+
+def test_where_only_following_suit_tells_the_result_it_is_said_but_is_no_verdict():
+    # six of game1's court cards never read surely, each read half as itself: the ways of
+    # putting them back differ in score, and some show a revoke, so no score or result holds
+    # 99 % of the odds and the deal has no verdict; but every way in which each seat follows
+    # suit (weighing more than those that do not) gives pair A 1 game. That is said, before
+    # the "no verdict", which stands: the match counts nothing
+    court = [(1, "KC"), (1, "QD"), (2, "JD"), (2, "KS"), (3, "KD"), (4, "QS")]
+    _, said = referee_over(_game1_tricks(set(court), odds={
+        (seat, card): _court_odds(card, 0.5) for seat, card in court}))
+    kinds = [a.kind for a in said]
+    assert kinds[-2:] == ["result_if_honest", "game_incomplete"], kinds
+    assert "outcome_settled" not in kinds and "match_tally" not in kinds, kinds
+    honest = said[-2]
+    assert honest.winner is Pair.A and honest.games == 1 and honest.share == 1.0
+    assert honest.scores[0] == (76, 44) and honest.missed == said[-1].missed == (2, 4, 5, 7)
+    assert honest.message.startswith("If nobody revoked with the cards never read surely in "
+                                     "rounds 2, 4, 5, 7, Pair A won (1 game): score 76 | 44")
+
+
+def test_where_the_ways_that_show_cheating_weigh_more_nothing_is_said_of_following_suit():
+    # game1's AH (seat 1's lead of round 1) and 3S (seat 2's, on round 3's spade lead), both
+    # never read surely, each read far more like the other than like itself: so swapped,
+    # seats 3 and 4 fail to follow a spade lead in round 1 and seat 2 a spade lead in round
+    # 3, and spades later show three revokes. The deal as played, where all follow suit,
+    # gives one result, but the ways that show cheating weigh 64 times more: nothing is said
+    # of a deal without it
+    _, said = referee_over(_game1_tricks({(1, "AH"), (2, "3S")}, odds={
+        (1, "AH"): {"3S": 0.8, "AH": 0.1}, (2, "3S"): {"AH": 0.8, "3S": 0.1}}))
+    kinds = [a.kind for a in said]
+    assert kinds[-1] == "game_incomplete" and "revoke" not in kinds, kinds
+    assert "result_if_honest" not in kinds, kinds
 
 
 def test_an_unread_card_s_odds_are_its_fresh_looks_averaged():

@@ -37,3 +37,93 @@ def test_the_ways_to_try_are_counted_dead_ends_included():
     anything = [c for cards in courts.values() for c in cards]
     with pytest.raises(TooMany):
         list(distinct([anything] * 11 + [[]], [20 * MOST_WAYS]))
+
+
+def _deal_with_gaps(name: str, gaps: dict[tuple[int, int], dict[str, float]]):
+    """A bundled game's ten tricks (seat, card) and trump, with the cards of ``gaps`` ((round,
+    seat) -> odds) never read: the rounds as ``weigh_in_play`` takes them, and the cards
+    missing."""
+    from pathlib import Path
+
+    from referee.seats import Seat
+    from vision.studio.clip import game_from_file
+    from vision.ways import Dropped
+
+    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / f"{name}.sueca")
+    rounds, missing = [], []
+    for number, trick in enumerate(game.tricks, start=1):
+        plays = tuple((p.seat, p.card) for p in trick.plays)
+        here = {seat: odds for (r, seat), odds in gaps.items() if r == number}
+        if not here:
+            rounds.append(plays)
+            continue
+        missing += [card for seat, card in plays if seat.number in here]
+        rounds.append(Dropped(number, (tuple((seat, None if seat.number in here else card)
+                                             for seat, card in plays),),
+                              odds=tuple((Seat(s), tuple(odds.items()))
+                                         for s, odds in here.items())))
+    return rounds, sorted(missing, key=str), game.trump
+
+
+@pytest.mark.parametrize("name", ["game1", "game1c"])
+def test_the_ways_weighed_in_play_are_those_the_rules_engine_scores(name):
+    # four cards never read, each read with odds on the others (in game1c, the lead and the
+    # card off it of the revoke among them): every way of putting them back, weighed,
+    # summed by score where nobody cheats and in all where somebody does,
+    # against the same ways played through the rules engine one by one (those it refuses,
+    # a play out of turn, left out)
+    from referee.engine import Referee, RefereeStateError
+    from referee.events import CardPlayed, GameOver, TrumpRevealed
+    from referee.seats import TableOrder
+    from vision.ways import Dropped, weigh_in_play
+
+    cards = {"game1": ((1, 2), (4, 3), (4, 4), (6, 2)),  # 2D AD 4H, and 7D: the trump card
+             "game1c": ((3, 3), (3, 2), (8, 1), (10, 2))}[name]  # AS 6D 5C KS: a revoke
+    rounds, missing, trump = _deal_with_gaps(name, {gap: {} for gap in cards})
+    odds = {gap: dict(zip(map(str, missing), (0.5, 0.3, 0.15, 0.05)[i:] + (0.5, 0.3, 0.15,
+                                                                          0.05)[:i]))
+            for i, gap in enumerate(cards)}
+    rounds, missing, trump = _deal_with_gaps(name, odds)
+    order = TableOrder()
+    weighed = weigh_in_play(rounds, missing, trump.suit, trump, order.dealer,
+                            order.first_leader)
+    assert weighed is not None
+    honest: dict[tuple[int, int], float] = {}
+    cheating, refused = 0.0, 0
+    for way in itertools.permutations(missing):
+        fill, weight, referee = iter(way), 1.0, Referee(order)
+        said = referee.feed(TrumpRevealed(trump))
+        try:
+            for trick in rounds:
+                plays = trick.orders[0] if isinstance(trick, Dropped) else trick
+                for seat, card in plays:
+                    if card is None:
+                        card = next(fill)
+                        weight *= trick.likelihood(seat, card)
+                    said += referee.feed(CardPlayed(seat, card))
+        except RefereeStateError:
+            refused += 1
+            continue
+        over = next((a for a in said if isinstance(a, GameOver)), None)
+        if over is None:  # (a play out of turn, said as such)
+            refused += 1
+            continue
+        if over.cheat is None:
+            honest[over.score] = honest.get(over.score, 0.0) + weight
+        else:
+            cheating += weight
+    assert refused and honest and cheating > 0  # each kind of way is there
+    assert weighed.honest == pytest.approx(honest)
+    assert weighed.cheating == pytest.approx(cheating)
+
+
+def test_a_deal_with_too_many_positions_to_weigh_is_not_weighed():
+    from referee.seats import TableOrder
+    from vision.ways import weigh_in_play
+
+    gaps = {(r, s): {} for r in (2, 3, 4) for s in (1, 3)}
+    rounds, missing, trump = _deal_with_gaps("game1", gaps)
+    order = TableOrder()
+    args = rounds, missing, trump.suit, trump, order.dealer, order.first_leader
+    assert weigh_in_play(*args, most=20) is None
+    assert weigh_in_play(*args) is not None
