@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from referee.cards import Card, Suit
 from referee.events import GameOver
+from referee.match import MatchRules
 
-from .announcements import Said
+from .announcements import ResultIfHonest, Said
+from .settlement import score_result
 from .track import CardLanded
 
 if TYPE_CHECKING:
@@ -51,6 +53,10 @@ class Comparison:
     face_down_wrong: int = 0
     delays: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # where a deal with no verdict ends saying what its result would be if nobody revoked
+    # with the cards never read surely (``ResultIfHonest``): whether that is the truth's
+    # result, the winner (or the draw) and the games; None where nothing is said so
+    if_honest_right: bool | None = None
 
     @property
     def verdict_right(self) -> bool:
@@ -95,6 +101,9 @@ class Comparison:
                                      if self.winner_only else "differs: ")
                                     + f"expected {' / '.join(self.verdict_expected)}, "
                                     f"said {' / '.join(self.verdict_said) or 'nothing'}")]
+        if self.if_honest_right is not None:
+            out.append("truth: the result said if nobody revoked is "
+                       + ("the truth's" if self.if_honest_right else "NOT the truth's"))
         if self.astray_expected or self.astray_wrong:
             out.append(f"truth: cards put down in nobody's zone first {self.astray_expected}, "
                        f"asked into their zone {self.astray_said}; asked wrongly "
@@ -228,6 +237,13 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     if over:
         result.verdict_said = over[-1].announcement.message.splitlines()
         result.verdict_kind = over[-1].announcement.kind
+    honest = [s.announcement for s in said if isinstance(s.announcement, ResultIfHonest)]
+    scores = [line.removeprefix("Score:").split("|") for line in result.verdict_expected
+              if line.startswith("Score:")]
+    if honest and scores:
+        a, b = (int(points) for points in scores[0])
+        result.if_honest_right = score_result((a, b), MatchRules()) == (
+            honest[-1].winner, honest[-1].games)
     return result
 
 

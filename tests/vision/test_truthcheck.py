@@ -190,3 +190,20 @@ def test_requests_to_turn_a_card_over_count_against_the_cards_the_truth_laid_fac
         assert (comparison.face_down_said, comparison.face_down_wrong) == (0, 1), wrong
         assert [p for p in comparison.problems if p.startswith("said wrongly (frame")] == [
             f"said wrongly (frame {wrong.frame}): {wrong.announcement.message}"]
+
+
+def test_a_result_said_if_nobody_revoked_is_checked_against_the_truth_s_winner_and_games():
+    from referee.seats import Pair
+    from vision.announcements import ResultIfHonest, Said
+
+    def checked(score: tuple[int, int], winner: Pair | None, games: int) -> bool | None:
+        truth = truth_log() + [{"event": "verdict", "lines": [
+            "Pair A won the given sueca game." if score[0] > score[1] else
+            "Pair B won the given sueca game.", f"Score: {score[0]} | {score[1]}"]}]
+        said = [Said(40, 1.3, ResultIfHonest((2,), winner, games, ((64, 56),), 1.0))]
+        return compare_with_truth(truth, said, []).if_honest_right
+
+    assert checked((64, 56), Pair.A, 1) is True
+    assert checked((95, 25), Pair.A, 1) is False  # the deal was worth 2 games
+    assert checked((0, 120), Pair.A, 1) is False  # pair A revoked: the truth's 120 | 0
+    assert compare_with_truth(truth_log(), [], []).if_honest_right is None
