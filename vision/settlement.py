@@ -171,11 +171,11 @@ class Settlement:
         Where no score holds that share but one result does (``_result``: the winner and the
         games the deal is worth, none of its ways showing cheating), that result is the
         verdict (``OutcomeSettled``, in place of the ``GameIncomplete`` in ``said``)."""
+        if not _read_whole(dropped):
+            return None
         combos = list(itertools.product(*(d.orders for d in dropped)))
         gaps = [[(d, seat) for d, order in zip(dropped, orders) for seat, c in order
                  if c is None] for orders in combos]
-        if any(seat not in dict(d.odds) for slots in gaps for d, seat in slots):
-            return None
         weights = [np.array([[d.likelihood(seat, c) if d.fits(seat, c) else 0.0
                               for c in missing] for d, seat in slots]).reshape(-1, len(missing))
                    for slots in gaps]
@@ -205,12 +205,8 @@ class Settlement:
                 break
         else:
             # no score holds enough of the weight, or too many ways to be sure: one result?
-            for result, scores in results.items():
-                share = sum(scores.values()) / (total + left)
-                if share >= LIKELY:
-                    ranked = sorted(scores, key=lambda score: -scores[score])
-                    return [_outcome(ranked, share, result, said)]
-            return None
+            likely = _likely_result(results, total + left)
+            return None if likely is None else [_outcome(likely[2], likely[1], likely[0], said)]
         assert first_way is not None
         weight, cards, combo = first_way
         placed = tuple((d.round, seat, str(card)) for (d, seat), card
@@ -228,8 +224,7 @@ class Settlement:
         they were read, than those that show cheating (``weigh_in_play``), and ways of one
         result hold ``LIKELY`` of their weight. Only where every one of those cards was read
         whole at least once (as for ``_likely``): counting ways is no evidence."""
-        if any(seat not in dict(d.odds) for d in dropped for order in d.orders
-               for seat, card in order if card is None):
+        if not _read_whole(dropped):
             return said
         by_round = {d.round: d for d in dropped}
         kept = self._kept()
@@ -245,15 +240,14 @@ class Settlement:
         results: dict[tuple[Pair | None, int], dict[tuple[int, int], float]] = {}
         for score, weight in weighed.honest.items():
             results.setdefault(score_result(score, self.rules), {})[score] = weight
-        for (winner, games), scores in results.items():
-            share = sum(scores.values()) / honest
-            if share >= LIKELY:
-                missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
-                at = next(i for i, a in enumerate(said) if isinstance(a, GameIncomplete))
-                ranked = tuple(sorted(scores, key=lambda score: -scores[score]))
-                return said[:at] + [ResultIfHonest(missed, winner, games, ranked, share)] \
-                    + said[at:]
-        return said
+        likely = _likely_result(results, honest)
+        if likely is None:
+            return said
+        (winner, games), share, ranked = likely
+        at = next(i for i, a in enumerate(said) if isinstance(a, GameIncomplete))
+        missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
+        return said[:at] + [ResultIfHonest(missed, winner, games, tuple(ranked), share)] \
+            + said[at:]
 
     def _revoke_by_the_deck(self, said: list[Announcement]) -> list[Announcement] | None:
         """A deal with every round scored whose plays, as read, show a revoke that rests on
@@ -391,6 +385,27 @@ def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
         said += cuts_named(d.round, plays, named, trump)
         said += [by_round[d.round]] if d.round in by_round else []
     return said
+
+
+def _read_whole(dropped: list[Dropped]) -> bool:
+    """Whether every card never read surely in ``dropped`` was read whole at least once
+    (it has odds): a card never seen leaves its ways as likely as each other, and counting
+    ways is no evidence of how the cards were played."""
+    return all(seat in dict(d.odds) for d in dropped for order in d.orders
+               for seat, card in order if card is None)
+
+
+def _likely_result(results: dict[tuple[Pair | None, int], dict[tuple[int, int], float]],
+                   total: float,
+                   ) -> tuple[tuple[Pair | None, int], float, list[tuple[int, int]]] | None:
+    """The result (winner and games) whose ways hold at least ``LIKELY`` of ``total`` (the
+    weight of every way, and of what the ways not tried may weigh), with that share and its
+    scores, likeliest first; ``results``: result -> score -> weight. None if none does."""
+    for result, scores in results.items():
+        share = sum(scores.values()) / total
+        if share >= LIKELY:
+            return result, share, sorted(scores, key=lambda score: -scores[score])
+    return None
 
 
 def _same_revoke(cheat: Cheat | None, revoke: RevokeProven) -> bool:
