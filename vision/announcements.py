@@ -157,6 +157,12 @@ def _only_left(what: str, rounds: tuple[int, ...], cards: tuple[str, ...]) -> st
             f"every other card was seen")
 
 
+def _listed(scores: tuple[tuple[int, int], ...]) -> str:
+    """The first three of ``scores``: "64 | 56, 63 | 57 or others"."""
+    shown = [f"{a} | {b}" for a, b in scores[:3]] + (["others"] if len(scores) > 3 else [])
+    return ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+
+
 @dataclass(frozen=True)
 class ScoreSettled(Announcement):
     """At the end of a deal: the cards never read (``cards``, in rounds ``rounds``) can only be
@@ -244,9 +250,7 @@ class OutcomeSettled(GameOver):
 
     @property
     def message(self) -> str:
-        shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
-            + (["others"] if len(self.scores) > 3 else [])
-        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+        listed = _listed(self.scores)
         weight = ("every way the play allows" if self.share >= 1.0
                   else f"{min(100 * self.share, 99.9):.1f} % of the odds")
         return (f"{self.outcome.verdict}\nScore: {listed}, as the cards never read surely in "
@@ -284,17 +288,14 @@ class ResultIfHonest(Announcement):
 
     @property
     def message(self) -> str:
-        shown = [f"{a} | {b}" for a, b in self.scores[:3]] \
-            + (["others"] if len(self.scores) > 3 else [])
-        listed = ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
         result = ("it is a draw" if self.winner is None else
                   f"{self.winner} won ({self.games} game{'s' if self.games != 1 else ''})")
         weight = ("every way" if self.share >= 1.0 else
                   f"{min(100 * self.share, 99.9):.1f} % of the odds of the ways")
         return (f"If nobody revoked with the cards never read surely in "
-                f"{in_rounds(self.missed)}, {result}: score {listed}, as they may lie "
-                f"({weight} in which every seat follows suit). No verdict: such a revoke can "
-                "be neither proven nor ruled out")
+                f"{in_rounds(self.missed)}, {result}: score {_listed(self.scores)}, as they "
+                f"may lie ({weight} in which every seat follows suit). No verdict: such a "
+                "revoke can be neither proven nor ruled out")
 
 
 @dataclass(frozen=True)

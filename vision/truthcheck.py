@@ -238,10 +238,8 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
         result.verdict_said = over[-1].announcement.message.splitlines()
         result.verdict_kind = over[-1].announcement.kind
     honest = [s.announcement for s in said if isinstance(s.announcement, ResultIfHonest)]
-    scores = [line.removeprefix("Score:").split("|") for line in result.verdict_expected
-              if line.startswith("Score:")]
-    if honest and scores:
-        a, b = (int(points) for points in scores[0])
+    if honest and verdict is not None and verdict.get("score"):
+        a, b = verdict["score"]
         result.if_honest_right = score_result((a, b), MatchRules()) == (
             honest[-1].winner, honest[-1].games)
     return result

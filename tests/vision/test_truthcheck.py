@@ -197,7 +197,7 @@ def test_a_result_said_if_nobody_revoked_is_checked_against_the_truth_s_winner_a
     from vision.announcements import ResultIfHonest, Said
 
     def checked(score: tuple[int, int], winner: Pair | None, games: int) -> bool | None:
-        truth = truth_log() + [{"event": "verdict", "lines": [
+        truth = truth_log() + [{"event": "verdict", "score": list(score), "lines": [
             "Pair A won the given sueca game." if score[0] > score[1] else
             "Pair B won the given sueca game.", f"Score: {score[0]} | {score[1]}"]}]
         said = [Said(40, 1.3, ResultIfHonest((2,), winner, games, ((64, 56),), 1.0))]
