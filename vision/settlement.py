@@ -60,6 +60,14 @@ from .ways import (
 )
 
 
+# how many times likelier the cards never read surely, as read, must be if every seat
+# followed suit than if somebody cheated (``InPlay.evidence``) for a deal with no verdict to
+# say what it gives if nobody revoked (``Settlement._if_honest``): "strong" evidence on
+# Jeffreys' scale. The studio's guyenne-classic deals: 24-1,510 where nobody revoked, 0-0.77
+# where somebody did (docs/refereeing.md, seventy-fourth session)
+HONEST_EVIDENCE = 10.0
+
+
 class Settlement:
     """The deal ``referee`` refereed (its tricks, the rounds it missed, its trump), played in
     ``order``, settled under the match's ``rules``."""
@@ -220,9 +228,10 @@ class Settlement:
                    said: list[Announcement]) -> list[Announcement]:
         """``said``, a deal left with no verdict, with what it would be if nobody cheated
         with the cards never read surely (``ResultIfHonest``, said before the "no verdict"),
-        where the ways of putting them back in which every seat follows suit weigh more, as
-        they were read, than those that show cheating (``weigh_in_play``), and ways of one
-        result hold ``LIKELY`` of their weight. Only where every one of those cards was read
+        where the cards as read are at least ``HONEST_EVIDENCE`` times likelier if every seat
+        followed suit than if somebody cheated (``InPlay.evidence``, over the ways of putting
+        them back that the play allows: ``weigh_in_play``), and ways of one result hold
+        ``LIKELY`` of the honest ways' weight. Only where every one of those cards was read
         whole at least once (as for ``_likely``): counting ways is no evidence."""
         if not _read_whole(dropped):
             return said
@@ -234,9 +243,9 @@ class Settlement:
         assert self.referee.trump_suit is not None
         weighed = weigh_in_play(rounds, missing, self.referee.trump_suit, self.referee.trump,
                                 self.order.dealer, self.order.first_leader)
-        honest = 0.0 if weighed is None else sum(weighed.honest.values())
-        if weighed is None or honest == 0.0 or honest < weighed.cheating:
+        if weighed is None or weighed.evidence < HONEST_EVIDENCE:
             return said
+        honest = sum(weighed.honest.values())
         results: dict[tuple[Pair | None, int], dict[tuple[int, int], float]] = {}
         for score, weight in weighed.honest.items():
             results.setdefault(score_result(score, self.rules), {})[score] = weight

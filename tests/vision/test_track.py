@@ -915,13 +915,28 @@ def test_where_only_following_suit_tells_the_result_it_is_said_but_is_no_verdict
                                      "rounds 2, 4, 5, 7, Pair A won (1 game): score 76 | 44")
 
 
+def test_readings_that_hardly_tell_following_suit_from_cheating_say_nothing_of_it():
+    # four of game1's court cards read a fifth as themselves: the ways in which every seat
+    # follows suit hold most of the weight (78 %), but per way the readings make them only
+    # about 3.5 times likelier than the ways that show cheating, under HONEST_EVIDENCE
+    court = [(1, "KC"), (1, "QD"), (2, "JD"), (2, "KS")]
+    _, said = referee_over(_game1_tricks(set(court), odds={
+        (seat, card): _court_odds(card, 0.2) for seat, card in court}))
+    kinds = [a.kind for a in said]
+    assert kinds[-1] == "game_incomplete" and "result_if_honest" not in kinds, kinds
+    # read two fifths as themselves, about 24 times likelier: said
+    _, said = referee_over(_game1_tricks(set(court), odds={
+        (seat, card): _court_odds(card, 0.4) for seat, card in court}))
+    assert [a.kind for a in said][-2:] == ["result_if_honest", "game_incomplete"]
+
+
 def test_where_the_ways_that_show_cheating_weigh_more_nothing_is_said_of_following_suit():
     # game1's AH (seat 1's lead of round 1) and 3S (seat 2's, on round 3's spade lead), both
     # never read surely, each read far more like the other than like itself: so swapped,
     # seats 3 and 4 fail to follow a spade lead in round 1 and seat 2 a spade lead in round
     # 3, and spades later show three revokes. The deal as played, where all follow suit,
-    # gives one result, but the ways that show cheating weigh 64 times more: nothing is said
-    # of a deal without it
+    # gives one result, but the way that shows cheating weighs 64 times more: nothing is
+    # said of a deal without it
     _, said = referee_over(_game1_tricks({(1, "AH"), (2, "3S")}, odds={
         (1, "AH"): {"3S": 0.8, "AH": 0.1}, (2, "3S"): {"AH": 0.8, "3S": 0.1}}))
     kinds = [a.kind for a in said]

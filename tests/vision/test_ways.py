@@ -89,7 +89,7 @@ def test_the_ways_weighed_in_play_are_those_the_rules_engine_scores(name):
                             order.first_leader)
     assert weighed is not None
     honest: dict[tuple[int, int], float] = {}
-    cheating, refused = 0.0, 0
+    cheating, refused, honest_ways, cheating_ways = 0.0, 0, 0, 0
     for way in itertools.permutations(missing):
         fill, weight, referee = iter(way), 1.0, Referee(order)
         said = referee.feed(TrumpRevealed(trump))
@@ -110,11 +110,16 @@ def test_the_ways_weighed_in_play_are_those_the_rules_engine_scores(name):
             continue
         if over.cheat is None:
             honest[over.score] = honest.get(over.score, 0.0) + weight
+            honest_ways += 1
         else:
             cheating += weight
+            cheating_ways += 1
     assert refused and honest and cheating > 0  # each kind of way is there
     assert weighed.honest == pytest.approx(honest)
     assert weighed.cheating == pytest.approx(cheating)
+    assert (weighed.honest_ways, weighed.cheating_ways) == (honest_ways, cheating_ways)
+    assert weighed.evidence == pytest.approx(
+        sum(honest.values()) / honest_ways / (cheating / cheating_ways))
 
 
 def test_a_deal_with_too_many_positions_to_weigh_is_not_weighed():
