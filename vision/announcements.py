@@ -268,11 +268,12 @@ class OutcomeSettled(GameOver):
 @dataclass(frozen=True)
 class ResultIfHonest(Announcement):
     """At the end of a deal with no verdict: the cards never read surely (in rounds
-    ``missed``) can only be the ones not seen, and of the ways of putting them back that the
-    play allows (each trick led by the last one's winner), those in which every seat follows
-    suit and the dealer holds the trump card weigh more than those that show cheating, as
-    the cards were read; and the ways of one result (``winner``, None for a draw, and
-    ``games`` for the match) hold ``share`` of their weight, at least
+    ``missed``) can only be the ones not seen; over the ways of putting them back that the
+    play allows (each trick led by the last one's winner), the cards as read are at least
+    ``vision.settlement.HONEST_EVIDENCE`` times likelier if every seat followed suit and the
+    dealer held the trump card than if somebody cheated; and the honest ways of one result
+    (``winner``, None for a draw, and ``games`` for the match) hold ``share`` of their
+    weight, at least
     ``vision.ways.LIKELY`` (``scores``: the scores those ways give, likeliest first). Said
     before the deal's "no verdict", which it does not replace: a revoke made with a card
     never read surely can be neither proven nor ruled out, and it would decide the deal; the
