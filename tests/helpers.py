@@ -57,6 +57,22 @@ def networks_read(monkeypatch: pytest.MonkeyPatch, classifier,  # noqa: ANN001
     monkeypatch.setattr(classifier, "suits", None)
 
 
+def reader_read(monkeypatch: pytest.MonkeyPatch, classifier, name: str,  # noqa: ANN001
+                reader, row: np.ndarray) -> list[tuple[int, ...]]:  # noqa: ANN001
+    """Put ``reader`` back as ``classifier``'s second reader ``name`` ("portraits" or
+    "suits": ``networks_read`` leaves them out), reading every crop as ``row`` (1, labels)
+    says. Returns the shapes of the crops it is given, call by call."""
+    seen: list[tuple[int, ...]] = []
+
+    def read(crops: np.ndarray) -> np.ndarray:
+        seen.append(crops.shape)
+        return np.tile(row, (len(crops), 1))
+
+    monkeypatch.setattr(classifier, name, reader)
+    monkeypatch.setattr(reader, "read", read)
+    return seen
+
+
 # a plain grey picture, and the outlines of two cards lying on it, side by side
 PLAIN = np.full((400, 600, 3), 90, np.uint8)
 TWO_CARDS = np.array([[[100, 100], [160, 100], [160, 190], [100, 190]],

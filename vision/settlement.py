@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -37,7 +38,6 @@ from referee.events import (
 )
 from referee.match import MatchRules
 from referee.seats import Pair, Seat, TableOrder
-from referee.tricks import Trick
 
 from .announcements import (
     CardDeduced,
@@ -59,6 +59,8 @@ from .ways import (
     weigh_in_play,
 )
 
+
+_Round = TypeVar("_Round")  # a dropped round as a settling step gives it (``Settlement._rounds``)
 
 # how many times likelier the cards never read surely, as read, must be if every seat
 # followed suit than if somebody cheated (``InPlay.evidence``) for a deal with no verdict to
@@ -235,11 +237,7 @@ class Settlement:
         whole at least once (as for ``_likely``): counting ways is no evidence."""
         if not _read_whole(dropped):
             return said
-        by_round = {d.round: d for d in dropped}
-        kept = self._kept()
-        rounds = [by_round[n] if n in by_round else tuple((p.seat, p.card) for p in
-                                                          kept[n].plays)
-                  for n in range(1, ROUNDS + 1)]
+        rounds = self._rounds({d.round: d for d in dropped})
         assert self.referee.trump_suit is not None
         weighed = weigh_in_play(rounds, missing, self.referee.trump_suit, self.referee.trump,
                                 self.order.dealer, self.order.first_leader)
@@ -354,11 +352,8 @@ class Settlement:
         trump, suit = self.referee.trump, self.referee.trump_suit
         assert suit is not None
         said = again.feed(TrumpRevealed(trump) if trump is not None else TrumpSuitRevealed(suit))
-        kept = self._kept()
         fill = iter(cards)
-        for number in range(1, ROUNDS + 1):
-            plays = dropped[number] if number in dropped else tuple(
-                (p.seat, p.card) for p in kept[number].plays)
+        for plays in self._rounds(dropped):
             for seat, card in plays:
                 try:
                     said += again.feed(CardPlayed(seat, card if card is not None
@@ -372,11 +367,15 @@ class Settlement:
             return None
         return over[0], again, said  # the first cheating proven is the verdict's ``cheat``
 
-    def _kept(self) -> dict[int, Trick]:
-        """The tricks scored, by round (the referee keeps them in the order of their rounds,
-        the dropped ones left out)."""
+    def _rounds(self, dropped: Mapping[int, _Round]
+                ) -> list[_Round | tuple[tuple[Seat, Card], ...]]:
+        """The deal's ten rounds in order: those in ``dropped`` as it gives them, the others
+        as they were scored (their plays, seat and card; the referee keeps its tricks in the
+        order of their rounds, the dropped ones left out)."""
         scored = [n for n in range(1, ROUNDS + 1) if n not in self.referee.missed]
-        return dict(zip(scored, self.referee.tricks))
+        kept = dict(zip(scored, self.referee.tricks))
+        return [dropped[n] if n in dropped else tuple((p.seat, p.card) for p in kept[n].plays)
+                for n in range(1, ROUNDS + 1)]
 
 
 def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],

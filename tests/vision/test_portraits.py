@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.helpers import TWO_CARDS, networks_read, probabilities_of, read_cards
+from tests.helpers import TWO_CARDS, networks_read, probabilities_of, read_cards, reader_read
 from vision.cardclasses import CLASSES
 from vision.classify import LOOK_AGAIN, CardClassifier, ClassifierError
 from vision.models import MODELS
@@ -63,17 +63,11 @@ def test_the_classifier_weighs_the_portrait_into_an_unsure_court_card_only(class
                                                                             monkeypatch):
     reader = classifier.portraits
     assert reader is not None  # the shipped models folder holds the portrait reader
-    seen = []
-
-    def ranks(crops):
-        seen.append(crops.shape)
-        return np.tile(np.array([[0.05, 0.05, 0.9]], np.float32), (len(crops), 1))
-
     networks_read(monkeypatch, classifier, lambda crops: np.concatenate(
         [probabilities_of({"QC": 0.95}), probabilities_of({"QS": 0.5, "KS": 0.3})]))
     alone = read_cards(classifier)  # (networks_read leaves the portrait reader out)
-    monkeypatch.setattr(classifier, "portraits", reader)
-    monkeypatch.setattr(reader, "read", ranks)
+    seen = reader_read(monkeypatch, classifier, "portraits", reader,
+                       np.array([[0.05, 0.05, 0.9]], np.float32))
     found = read_cards(classifier)
     # one crop, of the unsure card, at the portrait reader's own size
     assert seen == [(1, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3)]

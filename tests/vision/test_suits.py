@@ -10,7 +10,14 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.helpers import PLAIN, TWO_CARDS, networks_read, probabilities_of, read_cards
+from tests.helpers import (
+    PLAIN,
+    TWO_CARDS,
+    networks_read,
+    probabilities_of,
+    read_cards,
+    reader_read,
+)
 from vision.cardclasses import CLASSES, SUITS
 from vision.classify import LOOK_AGAIN, CardClassifier, ClassifierError
 from vision.models import MODELS
@@ -96,12 +103,6 @@ def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(class
                                                                            monkeypatch):
     reader = classifier.suits
     assert reader is not None  # the shipped models folder holds the suit reader
-    seen = []
-
-    def suits(crops):
-        seen.append(crops.shape)
-        return np.tile(_suits(C=0.0005, D=0.999, H=0.0003, S=0.0002), (len(crops), 1))
-
     first = []
 
     def network(crops):  # on the first look the first card is read surely, the second not
@@ -118,8 +119,8 @@ def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(class
         return read_cards(classifier, **at_most)
 
     alone = read()  # (networks_read leaves the second readers out)
-    monkeypatch.setattr(classifier, "suits", reader)
-    monkeypatch.setattr(reader, "read", suits)
+    seen = reader_read(monkeypatch, classifier, "suits", reader,
+                       _suits(C=0.0005, D=0.999, H=0.0003, S=0.0002))
     found = read(at_most=0.97)
     # one crop, of the unsure card, at the second readers' size
     assert seen == [(1, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3)]

@@ -3,37 +3,23 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+
+# each a module of this package whose ``main(argv)`` trains (or quantizes) that model
+TRAINERS = ("classifier", "detector", "portraits", "suits", "quantize")
 
 
 def main() -> int:
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
-        print("usage: python -m vision.train {classifier,detector,portraits,suits,quantize} [--help]",
+        print(f"usage: python -m vision.train {{{','.join(TRAINERS)}}} [--help]",
               file=sys.stderr)
         return 0 if args else 2
-    if args[0] == "classifier":
-        from .classifier import main as classifier_main
-
-        return classifier_main(args[1:])
-    if args[0] == "detector":
-        from .detector import main as detector_main
-
-        return detector_main(args[1:])
-    if args[0] == "portraits":
-        from .portraits import main as portraits_main
-
-        return portraits_main(args[1:])
-    if args[0] == "suits":
-        from .suits import main as suits_main
-
-        return suits_main(args[1:])
-    if args[0] == "quantize":
-        from .quantize import main as quantize_main
-
-        return quantize_main(args[1:])
-    print(f"unknown model '{args[0]}' (known: classifier, detector, portraits, suits, quantize)",
-          file=sys.stderr)
+    if args[0] in TRAINERS:
+        # imported only when asked for: each needs the ``train`` extra (PyTorch)
+        return importlib.import_module(f".{args[0]}", __package__).main(args[1:])
+    print(f"unknown model '{args[0]}' (known: {', '.join(TRAINERS)})", file=sys.stderr)
     return 2
 
 
