@@ -91,13 +91,23 @@ def test_a_reading_the_portrait_makes_sure_is_held_to_a_play_never_a_proof(class
     assert held.cards[0] == "KS" and held.confidence[0] == pytest.approx(0.97, abs=1e-5)
 
 
-def test_a_models_folder_without_a_portrait_reader_reads_without_one(tmp_path):
+@pytest.mark.parametrize("what, other, outputs", [("portraits", "suits", (4, 3)),
+                                                   ("suits", "portraits", (3, 4))])
+def test_a_models_folder_without_a_second_reader_reads_without_one(tmp_path, what, other,
+                                                                   outputs):
+    # (``what``: the portrait reader or the suit reader; ``other``: the other one's model)
     shutil.copy(MODELS / "cards.onnx", tmp_path / "cards.onnx")
-    assert CardClassifier(tmp_path / "cards.onnx", threads=1).portraits is None
-    (tmp_path / "portraits.onnx").write_bytes(b"not a model")
-    with pytest.raises(ClassifierError, match="cannot load portraits model"):
+    assert getattr(CardClassifier(tmp_path / "cards.onnx", threads=1), what) is None
+    (tmp_path / f"{what}.onnx").write_bytes(b"not a model")
+    with pytest.raises(ClassifierError, match=f"cannot load {what} model"):
         CardClassifier(tmp_path / "cards.onnx", threads=1)
-    assert CardClassifier(tmp_path / "cards.onnx", threads=1, portraits=False).portraits is None
+    assert getattr(CardClassifier(tmp_path / "cards.onnx", threads=1, **{what: False}),
+                   what) is None
+    # a model of the wrong shape (the other reader's) is told as such
+    shutil.copy(MODELS / f"{other}.onnx", tmp_path / f"{what}.onnx")
+    with pytest.raises(ClassifierError,
+                       match=f"gives {outputs[0]} outputs, expected .* and {outputs[1]}"):
+        CardClassifier(tmp_path / "cards.onnx", threads=1)
 
 
 def _painted_court_crops(design, size, per_card: int, seed: int):

@@ -4,8 +4,6 @@ reads the suits of court cards it never saw better than the classifier."""
 
 from __future__ import annotations
 
-import shutil
-
 import cv2
 import numpy as np
 import pytest
@@ -19,8 +17,7 @@ from tests.helpers import (
     reader_read,
 )
 from vision.cardclasses import CLASSES, SUITS
-from vision.classify import LOOK_AGAIN, CardClassifier, ClassifierError
-from vision.models import MODELS
+from vision.classify import LOOK_AGAIN, CardClassifier
 from vision.portraits import PORTRAIT_SIZE
 from vision.suits import held_to_suit, share_out, suit_totals, weighed
 
@@ -135,19 +132,6 @@ def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(class
     probs = network(TWO_CARDS)
     classifier._weigh_by_readers(PLAIN, TWO_CARDS, probs, 0.97)
     assert suit_totals(probs)[1, SUITS.index("D")] == pytest.approx(0.97, abs=1e-4)
-
-
-def test_a_models_folder_without_a_suit_reader_reads_without_one(tmp_path):
-    shutil.copy(MODELS / "cards.onnx", tmp_path / "cards.onnx")
-    assert CardClassifier(tmp_path / "cards.onnx", threads=1).suits is None
-    (tmp_path / "suits.onnx").write_bytes(b"not a model")
-    with pytest.raises(ClassifierError, match="cannot load suits model"):
-        CardClassifier(tmp_path / "cards.onnx", threads=1)
-    assert CardClassifier(tmp_path / "cards.onnx", threads=1, suits=False).suits is None
-    # a model of the wrong shape (the portrait reader's three outputs) is told as such
-    shutil.copy(MODELS / "portraits.onnx", tmp_path / "suits.onnx")
-    with pytest.raises(ClassifierError, match="gives 3 outputs, expected .* and 4"):
-        CardClassifier(tmp_path / "cards.onnx", threads=1)
 
 
 def test_the_shipped_reader_reads_unseen_court_cards_suits_better_than_the_classifier(
