@@ -289,14 +289,18 @@ class ResultIfHonest(Announcement):
 
     @property
     def message(self) -> str:
-        result = ("it is a draw" if self.winner is None else
-                  f"{self.winner} won ({self.games} game{'s' if self.games != 1 else ''})")
         weight = ("every way" if self.share >= 1.0 else
                   f"{min(100 * self.share, 99.9):.1f} % of the odds of the ways")
         return (f"If nobody revoked with the cards never read surely in "
-                f"{in_rounds(self.missed)}, {result}: score {_listed(self.scores)}, as they "
-                f"may lie ({weight} in which every seat follows suit). No verdict: such a "
-                "revoke can be neither proven nor ruled out")
+                f"{in_rounds(self.missed)}, {self.result}: score {_listed(self.scores)}, as "
+                f"they may lie ({weight} in which every seat follows suit). No verdict: such "
+                "a revoke can be neither proven nor ruled out")
+
+    @property
+    def result(self) -> str:
+        """"Pair A won (1 game)", or "it is a draw"."""
+        return ("it is a draw" if self.winner is None else
+                f"{self.winner} won ({self.games} game{'s' if self.games != 1 else ''})")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import numpy as np
 from referee.cards import Suit
 from referee.events import Cheat, Cut, GameIncomplete, GameOver
 
-from .announcements import CardAstray, Said
+from .announcements import CardAstray, ResultIfHonest, Said
 from .detections import CardDetections
 from .game import TableReferee
 from .sources import Frame
@@ -334,11 +334,16 @@ class Overlay:
         # the banner's sentence broken into lines, for a picture width (``_wrapped``): worked
         # out once, not on every frame it shows
         self.banner_lines: tuple[tuple[str, int], list[str]] = (("", 0), [])
-        # the verdict's score of the deal just over (a cheat's 120 | 0 is not the points the
-        # tricks made), by deal
-        self.verdict: tuple[int, tuple[int, int]] | None = None
+        # the deal just over, the verdict's score (a cheat's 120 | 0 is not the points the
+        # tricks made), the deal's trump and when the verdict was said
+        self.verdict: tuple[int, tuple[int, int], str | None, float] | None = None
+        # the game's state on the frame drawn last (``TableReferee.state``)
+        self.shown: dict | None = None
         # the outline of the card last asked to be moved into a zone, and when it was asked
         self.astray: tuple[np.ndarray, float] | None = None
+        # what the deal ending gives if nobody revoked, said just before its "no verdict",
+        # whose banner ends with it
+        self.if_honest: ResultIfHonest | None = None
 
     def draw(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,
              table: TableReferee, said: list[Said]) -> np.ndarray:
@@ -364,16 +369,27 @@ class Overlay:
             text = f"{read} {detections.confidence[i]:.2f}" if read else "?"
             x, y = quad.min(axis=0)
             _label(image, text, (int(x), int(y) - 4), 0.6 * scale, colour)
+        state = table.state()
         for item in said:
             a = item.announcement
+            if isinstance(a, ResultIfHonest):
+                self.if_honest = a
             if isinstance(a, GameOver):
-                self.verdict = (table.deal, tuple(a.score))
+                # the deal it ends: the table's, or where sweeping the last trick has already
+                # begun the next deal, the one on the frame before
+                ended = state if state["phase"] == "deal over" else self.shown or state
+                self.verdict = (ended["deal"], tuple(a.score), ended["trump"], frame.time_s)
             if isinstance(a, (Cut, Cheat, GameOver)) or a.kind in (
                     "card_unclear", "card_astray", "card_face_down", "out_of_turn",
                     "trump_unclear", "trump_suit", "trump_in_doubt", "trump_settled"):
                 colour = (0, 0, 200) if isinstance(a, Cheat) else (0, 140, 255) \
                     if not isinstance(a, GameOver) else (40, 120, 0)
-                self.banner = (a.message.replace("\n", "  "), frame.time_s, colour)
+                lines = a.message.split("\n")
+                if isinstance(a, GameOver):
+                    if isinstance(a, GameIncomplete) and self.if_honest is not None:
+                        lines.insert(1, f"If nobody revoked, {self.if_honest.result}.")
+                    self.if_honest = None
+                self.banner = ("  ".join(lines), frame.time_s, colour)
             if isinstance(a, CardAstray) and len(a.quad) == 4:
                 self.astray = (np.array(a.quad, np.float32), frame.time_s)
         if self.astray and frame.time_s - self.astray[1] <= self.banner_s:
@@ -382,7 +398,8 @@ class Overlay:
                           cv2.LINE_AA)
             x, y = quad.min(axis=0)
             _label(image, "move into a zone", (int(x), int(y) - 4), 0.6 * scale, ASTRAY_COLOUR)
-        lines = self.status(frame.time_s, table.state())
+        lines = self.status(frame.time_s, state)
+        self.shown = state
         for n, line in enumerate(lines):
             _label(image, line, (int(10 * scale), int((26 + 26 * n) * scale)), 0.65 * scale,
                    (255, 255, 255))
@@ -407,12 +424,20 @@ class Overlay:
     def status(self, time_s: float, state: dict) -> list[str]:
         """The overlay's two lines of text: the time, deal, trick and trump; the score and the
         cards of the trick. Once the deal is over the score is its verdict's (a cheat's
-        120 | 0, not the points its tricks made)."""
+        120 | 0, not the points its tricks made). Where sweeping the last trick has begun
+        the next deal, the deal over is shown until its verdict's banner is gone or the next
+        deal's trump or first card is shown."""
         over = state["phase"] == "deal over"
+        deal, score, trump = state["deal"], state["score"], state["trump"]
+        if self.verdict is not None:
+            ended, verdict, ended_trump, said_s = self.verdict
+            if over and ended == deal:
+                score = verdict
+            elif (ended < deal and time_s - said_s <= self.banner_s and not state["tricks"]
+                  and not state["trick"] and not state["trump"]):
+                over, deal, score, trump = True, ended, verdict, ended_trump
         at = "deal over" if over else f"trick {min(state['tricks'] + 1, 10)}"
-        score = self.verdict[1] if over and self.verdict and self.verdict[0] == state["deal"] \
-            else state["score"]
-        return [f"{clock(time_s)}  deal {state['deal']}  {at}  trump {state['trump'] or '?'}",
+        return [f"{clock(time_s)}  deal {deal}  {at}  trump {trump or '?'}",
                 f"score {score[0]} | {score[1]}   "
                 f"on the table: {' '.join(state['trick']) or '-'}"]
 

@@ -102,6 +102,46 @@ def test_the_overlay_gives_the_verdicts_score_once_the_deal_is_over():
                                              "score 10 | 4   on the table: 1:AS"]
 
 
+def test_the_overlay_shows_the_deal_over_while_its_verdict_shows_though_the_sweep_began_the_next():
+    """Sweeping the last trick ends the deal and begins the next in the same frame: the
+    overlay goes on showing the deal over, with its trump and the verdict's score, while the
+    verdict's banner shows and no card of the next deal has been shown (before, it showed "deal 2
+    trick 1 trump ?" and "score 0 | 0" under "Score: 76 | 44")."""
+    import numpy as np
+
+    from vision.detections import CardDetections
+    from vision.sinks import Overlay
+    from vision.sources import Frame
+
+    class Table:  # as much of a TableReferee as the overlay asks for
+        def __init__(self, state: dict) -> None:
+            self.now = state
+
+        def state(self) -> dict:
+            return self.now
+
+    last = {"phase": "trick complete", "deal": 1, "tricks": 10, "score": [76, 44],
+            "trick": ["1:AS", "2:AH", "3:7S", "4:2S"], "trump": "5H"}
+    table, overlay, none = Table(last), Overlay(), CardDetections()
+    blank = np.zeros((360, 640, 3), np.uint8)
+    overlay.draw(Frame(blank, 0, 40.0), none, None, table, [])  # type: ignore[arg-type]
+    table.now = {"phase": "waiting for the trump", "deal": 2, "tricks": 0, "score": [0, 0],
+                 "trick": [], "trump": None}
+    verdict = GameOver((76, 44), Outcome.PAIR_A, None)
+    overlay.draw(Frame(blank, 1, 40.5), none, None, table,  # type: ignore[arg-type]
+                 [Said(1, 40.5, verdict)])
+    shown = ["00:42.0  deal 1  deal over  trump 5H", "score 76 | 44   on the table: -"]
+    assert overlay.status(42.0, table.now) == shown
+    # the banner gone: the next deal
+    assert overlay.status(43.1, table.now) == ["00:43.1  deal 2  trick 1  trump ?",
+                                               "score 0 | 0   on the table: -"]
+    # the next deal's trump or first card shown, though the banner still shows: the next deal
+    assert overlay.status(42.0, {**table.now, "trump": "7D"})[0] == \
+        "00:42.0  deal 2  trick 1  trump 7D"
+    assert overlay.status(42.0, {**table.now, "trick": ["1:KD"]})[1] == \
+        "score 0 | 0   on the table: 1:KD"
+
+
 def test_the_annotated_video_holds_its_last_frame_while_the_verdict_shows(tmp_path):
     """The verdict, said as the last trick lands (or once the frames have run out, after the
     last frame was written), stays on the video for the banner's time: the last frame is
@@ -415,3 +455,39 @@ def test_a_result_if_nobody_revoked_is_spoken_with_its_winner_or_the_draw_and_no
     draw = Said(0, 0.0, ResultIfHonest((4,), None, 0, ((60, 60),), 1.0))
     assert "houve empate" in spoken(draw, "pt")
     assert "it is a draw: score 60 to 60, as they may lie (every way" in spoken(draw, "en")
+
+
+def test_the_no_verdict_banner_ends_with_the_result_if_nobody_revoked_where_it_was_said():
+    """The overlay's banner at a deal's end is its last sentence, the "no verdict"; where the
+    result if nobody revoked was said just before it, the banner gives that result after the
+    "no verdict", which is what the players want to see. A later deal's "no verdict" does not
+    carry it on."""
+    import numpy as np
+
+    from referee.config import RulesConfig
+    from referee.events import GameIncomplete, Outcome
+    from referee.seats import Pair
+    from vision.announcements import ResultIfHonest
+    from vision.detections import CardDetections
+    from vision.game import TableReferee
+    from vision.sinks import Overlay
+    from vision.sources import Frame
+
+    overlay, table, none = Overlay(), TableReferee(RulesConfig()), CardDetections()
+    blank = np.zeros((360, 640, 3), np.uint8)
+    missed = (1, 2, 3)
+    incomplete = GameIncomplete((20, 10), Outcome.from_score((20, 10)), missed=missed)
+    honest = ResultIfHonest(missed, Pair.A, 1, ((64, 56), (63, 57)), 0.995)
+    overlay.draw(Frame(blank, 0, 5.0), none, None, table,
+                 [Said(0, 5.0, honest), Said(0, 5.0, incomplete)])
+    assert overlay.banner is not None
+    text = overlay.banner[0]
+    assert text == ("Game over, but rounds 1, 2, 3 could not be scored: no verdict.  If nobody "
+                    "revoked, Pair A won (1 game).  Score of the rounds read: 20 | 10"), text
+    assert overlay.verdict is not None and overlay.verdict[:2] == (1, (20, 10))
+    overlay.draw(Frame(blank, 1, 9.0), none, None, table, [Said(0, 9.0, incomplete)])
+    assert "nobody revoked" not in overlay.banner[0]
+    draw = ResultIfHonest(missed, None, 0, ((60, 60),), 1.0)
+    overlay.draw(Frame(blank, 2, 12.0), none, None, table,
+                 [Said(0, 12.0, draw), Said(0, 12.0, incomplete)])
+    assert "no verdict.  If nobody revoked, it is a draw.  Score" in overlay.banner[0]
