@@ -24,7 +24,8 @@ from .geometry import rectify, runs_off
 from .models import MODELS, crops_as_input, load_session
 from .pips import PIP_WEIGHT, count_pips
 from .portraits import PortraitReader, ReaderError, SecondReader
-from .suits import SuitReader, held_to_suit
+from .portraits import weighed as court_rows
+from .suits import SuitReader, held_to_suit, share_out
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -173,31 +174,41 @@ class CardClassifier:
         _held_to(probs, alone, np.flatnonzero(turned), at_most)
 
     def _weigh_by_readers(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
-                          at_most: float) -> None:
+                          at_most: float) -> tuple[np.ndarray, np.ndarray] | None:
         """Weigh ``probs`` in place by the second readers' readings of the cards outlined by
-        ``quads``: the portrait reader's where the classifier is unsure of a court card
-        (``vision.portraits.weighed``), the suit reader's where it is unsure of a court card
-        whose rank it reads surely (``vision.suits.weighed``), each card cut out once for
-        both. A reading they make
+        ``quads`` where the classifier is unsure of a court card (``vision.portraits.weighed``),
+        each card cut out once for both: the portrait reader's, and the suit reader's where
+        the classifier reads the rank surely (``vision.suits.weighed``). A reading they make
         surer than ``at_most`` is mixed back with the classifier's own until it is ``at_most``
         sure, and so is a suit: enough to be a play, never to prove cheating on (the portrait
         reader is right about a guyenne-classic court card two times in three, not 99 in
-        100)."""
-        readers = [(reader, reader.weighed(probs, LOOK_AGAIN))
-                   for reader in (self.portraits, self.suits) if reader is not None]
-        readers = [(reader, rows) for reader, rows in readers if len(rows)]
-        if not readers:
-            return
-        every = np.unique(np.concatenate([rows for _, rows in readers]))
-        crops = SecondReader.crops(frame, quads, every)
+        100).
+
+        Returns the suit reader's reading (rows, (rows, 4)) of the court cards whose rank is
+        in doubt too: it goes into their odds (``read``), not into what they are read as (a
+        suit made sure leaves such a card as sure as its rank, and a play of the wrong rank
+        was taken); None where there are none."""
+        court = court_rows(probs, LOOK_AGAIN)
+        if not len(court) or (self.portraits is None and self.suits is None):
+            return None
+        crops = SecondReader.crops(frame, quads, court)
         alone = probs.copy()
-        for reader, rows in readers:
+        if self.portraits is not None:
+            self.portraits.weigh(crops, probs, court)
+        if self.suits is None:
+            _held_to(probs, alone, court[probs[court].max(axis=1) > at_most], at_most)
+            return None
+        suits = self.suits.read(crops)
+        rank_sure = np.isin(court, self.suits.weighed(alone, LOOK_AGAIN))
+        if rank_sure.any():
+            rows = court[rank_sure]
             # (only what the suit reader did to a suit is held back: the portrait's work stays)
-            weighed = probs.copy() if reader is self.suits else None
-            reader.weigh(crops[np.searchsorted(every, rows)], probs, rows)
-            if weighed is not None:
-                held_to_suit(probs, weighed, rows, at_most)
-        _held_to(probs, alone, every[probs[every].max(axis=1) > at_most], at_most)
+            weighed = probs.copy()
+            self.suits.share_out(probs, rows, suits[rank_sure])
+            held_to_suit(probs, weighed, rows, at_most)
+        _held_to(probs, alone, court[probs[court].max(axis=1) > at_most], at_most)
+        doubt = ~rank_sure
+        return (court[doubt], suits[doubt]) if doubt.any() else None
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,
@@ -246,7 +257,8 @@ class CardClassifier:
         on top of a pile whose sides did not all show (``back_on_top``) is read too, and
         becomes whole only if it is surely a card back (at least ``BACK_SURE``). A ``slanted``
         card is also read along its other pair of sides (``_turn_slanted``), and a card read
-        unsurely has its pips counted (``vision.pips``).
+        unsurely has its pips counted (``vision.pips``). A court card whose rank is in doubt
+        has the suit reader's reading in its ``odds`` only (``_weigh_by_readers``).
         ``ruled_out``, ``below``, ``at_most``: as for ``classify``. ``leaning``: for a seat,
         how many times likelier the card in its zone is each card (those not named: once; 0:
         it is not that card, which lies in another zone), as the game expects
@@ -264,7 +276,7 @@ class CardClassifier:
         self._turn_slanted(frame, detections, whole, crops, probs)
         self._fill_turned(frame, detections.quads[whole], probs)
         self._look_again(frame, detections.quads[whole], probs)
-        self._weigh_by_readers(frame, detections.quads[whole], probs, at_most)
+        suit_odds = self._weigh_by_readers(frame, detections.quads[whole], probs, at_most)
         self._weigh_by_deck(crops, probs, at_most)
         unsure = probs.max(axis=1) < LOOK_AGAIN
         weigh_by_pips(probs, [count_pips(crop) if doubt else None
@@ -272,6 +284,12 @@ class CardClassifier:
         weigh_by_corners(probs, [back_likeness(crop) if doubt else None
                                  for crop, doubt in zip(crops, unsure)])
         parts, odds = sure_parts(probs), card_odds(probs)
+        if suit_odds is not None:  # court cards whose rank is in doubt: their odds only
+            rows, suits = suit_odds
+            sharper = probs[rows]  # (a copy)
+            share_out(sharper, np.arange(len(rows)), suits)
+            for row, odd in zip(rows, card_odds(sharper)):
+                odds[row] = odd
         weights = _leaning_weights(detections, whole, leaning)
         if leaning is not None:  # in a game, where a card is in the deck once
             weights = _sure_elsewhere(probs, [detections.seats[i] for i in whole], below,

@@ -21,6 +21,11 @@ classifier does not know, however the portrait reader weighs it, is not sure eno
 wrongly). And it only makes the classifier surer of the suit it already leans to, never
 turns it to another (``share_out``). Measured in docs/recognition.md (seventy-third session).
 
+Where the rank is in doubt too, the reader's suit goes into the card's odds alone
+(``CardClassifier.read``): what it is read as is untouched, but a deal's end weighs the ways
+of putting its cards never read surely back by those odds, and a revoke rests on suits alone
+(seventy-fifth session).
+
 A suit it makes surer than the referee's ``at_most`` (a play, never proof of cheating) is
 mixed back with the reading it weighed until that suit is ``at_most`` sure
 (``held_to_suit``): a revoke rests on a suit, and the reader is right about nearly every suit,

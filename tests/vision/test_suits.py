@@ -134,6 +134,40 @@ def test_the_classifier_weighs_the_suit_into_an_unsure_card_held_to_a_play(class
     assert suit_totals(probs)[1, SUITS.index("D")] == pytest.approx(0.97, abs=1e-4)
 
 
+def test_a_court_card_whose_rank_is_in_doubt_too_has_its_suit_weighed_into_its_odds_alone(
+        classifier, monkeypatch):
+    """Where the classifier is unsure of a court card's rank as well as its suit (an
+    unfamiliar design's figure), the suit reader's reading is not weighed into what the card
+    is read as (a suit made sure leaves it as sure as its rank, and plays of the wrong rank
+    were taken), but into its odds: what the deal's end weighs its ways by."""
+    reader = classifier.suits
+    assert reader is not None
+    doubt = {"JD": 0.3, "QD": 0.2, "KD": 0.1, "JC": 0.15, "JS": 0.15, "QS": 0.05}
+    networks_read(monkeypatch, classifier,
+                  lambda crops: probabilities_of(doubt, len(crops)))
+    alone = read_cards(classifier)
+    seen = reader_read(monkeypatch, classifier, "suits", reader,
+                       _suits(C=0.01, D=0.97, H=0.01, S=0.01))
+    found = read_cards(classifier, at_most=0.97)
+    assert seen == [(2, PORTRAIT_SIZE[1], PORTRAIT_SIZE[0], 3)]  # both cards, at once
+    for n in range(2):
+        # read as before: the jack of diamonds, unsurely, its suit not read surely
+        assert found.cards[n] == alone.cards[n] == "JD"
+        assert found.confidence[n] == pytest.approx(alone.confidence[n])
+        assert found.parts[n] == alone.parts[n] is None
+        # its odds: each rank's share as before, shared out by the reader's suits
+        odds, before = dict(found.odds[n]), dict(alone.odds[n])
+        jacks = sum(before[c] for c in ("JD", "JC", "JS"))
+        assert odds["JD"] == pytest.approx(jacks * 0.3 * 0.97 / (0.3 * 0.97 + 0.3 * 0.01),
+                                           abs=2e-3)
+        assert odds.get("JC", 0.0) < 0.01
+        assert odds["QD"] > before["QD"] and odds.get("QS", 0.0) < before["QS"]
+    # a reader that leans to another suit than the classifier's leaves the odds as they were
+    reader_read(monkeypatch, classifier, "suits", reader, _suits(C=0.01, D=0.01, H=0.01,
+                                                                 S=0.97))
+    assert read_cards(classifier, at_most=0.97).odds == alone.odds
+
+
 def test_the_shipped_reader_reads_unseen_court_cards_suits_better_than_the_classifier(
         classifier):
     """guyenne-classic (a test design, never trained on) prints a suit sign and no letter in
