@@ -2,9 +2,9 @@
 of the deck not seen, so the deal is scored again with each way of putting them back
 (``Settlement.settle``). Where every way the play allows gives one score and no cheating,
 that score and its verdict stand; where the ways differ, they are weighed by what the
-classifier read of the cards in their places (``ways.heaviest``), and a score (or at least a
-result for the match) holding ``LIKELY`` of their weight stands. Nobody is judged on a card
-never read. ``vision.game.TableReferee`` settles each deal this way when it ends, and when a
+classifier read of the cards in their places (``ways.heaviest``; where they are too many,
+round by round: ``ways.weigh_in_play``), and a score (or at least a result for the match)
+holding ``LIKELY`` of their weight stands. Nobody is judged on a card never read. ``vision.game.TableReferee`` settles each deal this way when it ends, and when a
 trick is dropped."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ _Round = TypeVar("_Round")  # a dropped round as a settling step gives it (``Set
 
 # how many times likelier the cards never read surely, as read, must be if every seat
 # followed suit than if somebody cheated (``InPlay.evidence``) for a deal with no verdict to
-# say what it gives if nobody revoked (``Settlement._if_honest``): "strong" evidence on
+# say what it gives if nobody revoked (``Settlement._in_play``): "strong" evidence on
 # Jeffreys' scale. The studio's guyenne-classic deals: 24-1,510 where nobody revoked, 0-0.77
 # where somebody did (docs/refereeing.md, seventy-fourth session)
 HONEST_EVIDENCE = 10.0
@@ -128,7 +128,7 @@ class Settlement:
                     raise TooMany  # too many ways to tell apart
         except TooMany:  # too many to try, or to look through (most of them dead ends)
             likely = self._likely(dropped, missing, said)
-            return self._if_honest(dropped, missing, said) if likely is None \
+            return self._in_play(dropped, missing, said) if likely is None \
                 else rest + likely
         ways = []
         for cards, orders in tries:
@@ -149,7 +149,7 @@ class Settlement:
                 return rest + [_outcome([s for s, _ in scores.most_common()], 1.0,
                                              results.pop(), said)]
             doubt = self._revoke_in_doubt(ways, dropped, said)
-            return self._if_honest(dropped, missing, said) if doubt is None \
+            return self._in_play(dropped, missing, said) if doubt is None \
                 else rest + doubt
         if len(ways) > 1:
             rounds = tuple(d.round for d in dropped)
@@ -226,29 +226,42 @@ class Settlement:
         return [ScoreLikely(rounds, tuple(str(c) for c in missing), mass / (total + untried),
                             placed), overs[key]]
 
-    def _if_honest(self, dropped: list[Dropped], missing: list[Card],
-                   said: list[Announcement]) -> list[Announcement]:
-        """``said``, a deal left with no verdict, with what it would be if nobody cheated
-        with the cards never read surely (``ResultIfHonest``, said before the "no verdict"),
-        where the cards as read are at least ``HONEST_EVIDENCE`` times likelier if every seat
-        followed suit than if somebody cheated (``InPlay.evidence``, over the ways of putting
-        them back that the play allows: ``weigh_in_play``), and ways of one result hold
-        ``LIKELY`` of the honest ways' weight. Only where every one of those cards was read
-        whole at least once (as for ``_likely``): counting ways is no evidence."""
+    def _in_play(self, dropped: list[Dropped], missing: list[Card],
+                 said: list[Announcement]) -> list[Announcement]:
+        """``said``, a deal left with no verdict, weighed over every way of putting the cards
+        never read surely back that the play allows (``weigh_in_play``: each trick led by the
+        last one's winner), where the ways were too many to weigh one by one or none of
+        their scores or results held ``LIKELY`` of the weight. Only where every one of those
+        cards was read whole at least once (as for ``_likely``): counting ways is no evidence.
+
+        - Where the ways of one result, none showing cheating, hold ``LIKELY`` of the weight
+          of all the ways, cheating ones included, that result is the verdict
+          (``OutcomeSettled``, in place of the ``GameIncomplete``), as ``_likely`` gives it
+          where it can weigh every way.
+        - Else, where the cards as read are at least ``HONEST_EVIDENCE`` times likelier if
+          every seat followed suit and the dealer held the trump card than if somebody
+          cheated (``InPlay.evidence``), and ways of one result hold ``LIKELY`` of the
+          honest ways' weight, the deal says what it gives if nobody cheated so
+          (``ResultIfHonest``, before its "no verdict", which stands)."""
         if not _read_whole(dropped):
             return said
         rounds = self._rounds({d.round: d for d in dropped})
         assert self.referee.trump_suit is not None
         weighed = weigh_in_play(rounds, missing, self.referee.trump_suit, self.referee.trump,
                                 self.order.dealer, self.order.first_leader)
-        if weighed is None or weighed.evidence < HONEST_EVIDENCE:
+        if weighed is None:
             return said
         honest = sum(weighed.honest.values())
         results: dict[tuple[Pair | None, int], dict[tuple[int, int], float]] = {}
         for score, weight in weighed.honest.items():
             results.setdefault(score_result(score, self.rules), {})[score] = weight
+        settled = _likely_result(results, honest + weighed.cheating)
+        if settled is not None:
+            result, share, ranked = settled
+            return [a for a in said if not isinstance(a, GameIncomplete)] + [
+                _outcome(ranked, share, result, said)]
         likely = _likely_result(results, honest)
-        if likely is None:
+        if weighed.evidence < HONEST_EVIDENCE or likely is None:
             return said
         (winner, games), share, ranked = likely
         at = next(i for i, a in enumerate(said) if isinstance(a, GameIncomplete))

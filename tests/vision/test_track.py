@@ -915,6 +915,42 @@ def test_where_only_following_suit_tells_the_result_it_is_said_but_is_no_verdict
                                      "rounds 2, 4, 5, 7, Pair A won (1 game): score 76 | 44")
 
 
+def _game1_court() -> list[tuple[int, str]]:
+    """Game1's twelve court cards, (seat, card), in the order they were played."""
+    from pathlib import Path
+
+    from vision.studio.clip import game_from_file
+
+    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / "game1.sueca")
+    return [(p.seat.number, str(p.card)) for t in game.tricks for p in t.plays
+            if str(p.card)[:-1] in ("J", "Q", "K")]
+
+
+def test_a_result_holding_nearly_all_the_weight_of_too_many_ways_to_try_is_the_verdict():
+    # all twelve of game1's court cards never read surely, as a guyenne-classic deal's are:
+    # 12! ways to put them back, too many to weigh one by one. Read four fifths as
+    # themselves, the ways that give pair A 1 game, nobody cheating, hold 99.2 % of the
+    # weight of all the ways the play allows (``weigh_in_play``): that is the verdict, and
+    # the match counts it, though the score is not known for sure
+    court = _game1_court()
+    assert len(court) == 12
+    _, said = referee_over(_game1_tricks(set(court), odds={
+        (seat, card): _court_odds(card, 0.8) for seat, card in court}))
+    kinds = [a.kind for a in said]
+    assert kinds[-2:] == ["outcome_settled", "match_tally"], kinds
+    assert "game_incomplete" not in kinds and "result_if_honest" not in kinds, kinds
+    over = said[-2]
+    assert over.outcome.winner is Pair.A and over.games == 1 and over.scores[0] == (76, 44)
+    assert 0.99 <= over.share < 0.995 and over.missed == (2, 4, 5, 7, 8, 9, 10)
+    # read three quarters as themselves, the ways showing cheating weigh more than 1 %:
+    # no verdict, only the result if nobody revoked
+    _, said = referee_over(_game1_tricks(set(court), odds={
+        (seat, card): _court_odds(card, 0.75) for seat, card in court}))
+    kinds = [a.kind for a in said]
+    assert kinds[-2:] == ["result_if_honest", "game_incomplete"], kinds
+    assert "match_tally" not in kinds
+
+
 def test_readings_that_hardly_tell_following_suit_from_cheating_say_nothing_of_it():
     # four of game1's court cards read a fifth as themselves: the ways in which every seat
     # follows suit hold most of the weight (78 %), but per way the readings make them only
