@@ -26,6 +26,7 @@ from .pips import PIP_WEIGHT, count_pips
 from .portraits import PortraitReader, ReaderError, SecondReader
 from .portraits import weighed as court_rows
 from .suits import SuitReader, held_to_suit, share_out
+from .suits import weighed as suit_rows
 
 
 # how sure a reading of a pile's top card, whose sides did not all show, must be that it is a
@@ -188,27 +189,30 @@ class CardClassifier:
         in doubt too: it goes into their odds (``read``), not into what they are read as (a
         suit made sure leaves such a card as sure as its rank, and a play of the wrong rank
         was taken); None where there are none."""
+        if self.portraits is None and self.suits is None:
+            return None
         court = court_rows(probs, LOOK_AGAIN)
-        if not len(court) or (self.portraits is None and self.suits is None):
+        if not len(court):
             return None
         crops = SecondReader.crops(frame, quads, court)
         alone = probs.copy()
         if self.portraits is not None:
             self.portraits.weigh(crops, probs, court)
-        if self.suits is None:
-            _held_to(probs, alone, court[probs[court].max(axis=1) > at_most], at_most)
-            return None
-        suits = self.suits.read(crops)
-        rank_sure = np.isin(court, self.suits.weighed(alone, LOOK_AGAIN))
-        if rank_sure.any():
-            rows = court[rank_sure]
-            # (only what the suit reader did to a suit is held back: the portrait's work stays)
-            weighed = probs.copy()
-            self.suits.share_out(probs, rows, suits[rank_sure])
-            held_to_suit(probs, weighed, rows, at_most)
+        suits = doubt = None
+        if self.suits is not None:
+            suits = self.suits.read(crops)
+            doubt = ~np.isin(court, suit_rows(alone, LOOK_AGAIN))  # its rank in doubt too
+            if not doubt.all():
+                rows = court[~doubt]
+                # (only what the suit reader did to a suit is held back: the portrait's work
+                # stays)
+                weighed = probs.copy()
+                share_out(probs, rows, suits[~doubt])
+                held_to_suit(probs, weighed, rows, at_most)
         _held_to(probs, alone, court[probs[court].max(axis=1) > at_most], at_most)
-        doubt = ~rank_sure
-        return (court[doubt], suits[doubt]) if doubt.any() else None
+        if suits is None or doubt is None or not doubt.any():
+            return None
+        return court[doubt], suits[doubt]
 
     @staticmethod
     def _classify(probs: np.ndarray, ruled_out: Collection[str], below: float,

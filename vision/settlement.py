@@ -4,8 +4,9 @@ of the deck not seen, so the deal is scored again with each way of putting them 
 that score and its verdict stand; where the ways differ, they are weighed by what the
 classifier read of the cards in their places (``ways.heaviest``; where they are too many,
 round by round: ``ways.weigh_in_play``), and a score (or at least a result for the match)
-holding ``LIKELY`` of their weight stands. Nobody is judged on a card never read. ``vision.game.TableReferee`` settles each deal this way when it ends, and when a
-trick is dropped."""
+holding ``LIKELY`` of their weight stands. Nobody is judged on a card never read.
+``vision.game.TableReferee`` settles each deal this way when it ends, and when a trick is
+dropped."""
 
 from __future__ import annotations
 

@@ -342,7 +342,7 @@ class Overlay:
         # the outline of the card last asked to be moved into a zone, and when it was asked
         self.astray: tuple[np.ndarray, float] | None = None
         # what the deal ending gives if nobody revoked, said just before its "no verdict",
-        # whose banner ends with it
+        # whose banner gives it too
         self.if_honest: ResultIfHonest | None = None
 
     def draw(self, frame: Frame, detections: CardDetections, calibration: Calibration | None,

@@ -515,6 +515,15 @@ def test_cards_ruled_out_are_those_swept_away_and_those_no_sueca_deck_holds():
     assert len(out) == 12 + 8
 
 
+def _bundled_game(name: str):  # noqa: ANN202
+    """A game of ``samples/games`` (``vision.studio.clip.game_from_file``)."""
+    from pathlib import Path
+
+    from vision.studio.clip import game_from_file
+
+    return game_from_file(Path(__file__).parents[2] / "samples" / "games" / f"{name}.sueca")
+
+
 def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
                   suits: set[tuple[int, str]] = frozenset(),
                   ranks: set[tuple[int, str]] = frozenset(),
@@ -524,11 +533,7 @@ def _game1_tricks(unread: set[tuple[int, str]], name: str = "game1",
     never read surely, and of those in ``suits`` the suit is, of those in ``ranks`` the
     rank; those in ``odds`` are read with those odds (the classifier's, card: probability),
     the others with none (never read whole)."""
-    from pathlib import Path
-
-    from vision.studio.clip import game_from_file
-
-    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / f"{name}.sueca")
+    game = _bundled_game(name)
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
     script = play_script(2, str(game.trump), tricks)
     def part(seat: int, card: str) -> str | None:
@@ -896,6 +901,19 @@ def _court_odds(card: str, itself: float) -> dict[str, float]:
     return odds
 
 
+def _game1_court() -> list[tuple[int, str]]:
+    """Game1's twelve court cards, (seat, card), in the order they were played."""
+    return [(p.seat.number, str(p.card)) for t in _bundled_game("game1").tricks
+            for p in t.plays if str(p.card)[:-1] in ("J", "Q", "K")]
+
+
+def _court_read_as(court: list[tuple[int, str]], itself: float) -> list:
+    """What the table referee says of game1 with the court cards ``court`` never read
+    surely, each read ``itself`` as itself (``_court_odds``)."""
+    return referee_over(_game1_tricks(set(court), odds={
+        (seat, card): _court_odds(card, itself) for seat, card in court}))[1]
+
+
 def test_where_only_following_suit_tells_the_result_it_is_said_but_is_no_verdict():
     # six of game1's court cards never read surely, each read half as itself: the ways of
     # putting them back differ in score, and some show a revoke, so no score or result holds
@@ -903,8 +921,7 @@ def test_where_only_following_suit_tells_the_result_it_is_said_but_is_no_verdict
     # suit (weighing more than those that do not) gives pair A 1 game. That is said, before
     # the "no verdict", which stands: the match counts nothing
     court = [(1, "KC"), (1, "QD"), (2, "JD"), (2, "KS"), (3, "KD"), (4, "QS")]
-    _, said = referee_over(_game1_tricks(set(court), odds={
-        (seat, card): _court_odds(card, 0.5) for seat, card in court}))
+    said = _court_read_as(court, 0.5)
     kinds = [a.kind for a in said]
     assert kinds[-2:] == ["result_if_honest", "game_incomplete"], kinds
     assert "outcome_settled" not in kinds and "match_tally" not in kinds, kinds
@@ -915,17 +932,6 @@ def test_where_only_following_suit_tells_the_result_it_is_said_but_is_no_verdict
                                      "rounds 2, 4, 5, 7, Pair A won (1 game): score 76 | 44")
 
 
-def _game1_court() -> list[tuple[int, str]]:
-    """Game1's twelve court cards, (seat, card), in the order they were played."""
-    from pathlib import Path
-
-    from vision.studio.clip import game_from_file
-
-    game = game_from_file(Path(__file__).parents[2] / "samples" / "games" / "game1.sueca")
-    return [(p.seat.number, str(p.card)) for t in game.tricks for p in t.plays
-            if str(p.card)[:-1] in ("J", "Q", "K")]
-
-
 def test_a_result_holding_nearly_all_the_weight_of_too_many_ways_to_try_is_the_verdict():
     # all twelve of game1's court cards never read surely, as a guyenne-classic deal's are:
     # 12! ways to put them back, too many to weigh one by one. Read four fifths as
@@ -934,8 +940,7 @@ def test_a_result_holding_nearly_all_the_weight_of_too_many_ways_to_try_is_the_v
     # the match counts it, though the score is not known for sure
     court = _game1_court()
     assert len(court) == 12
-    _, said = referee_over(_game1_tricks(set(court), odds={
-        (seat, card): _court_odds(card, 0.8) for seat, card in court}))
+    said = _court_read_as(court, 0.8)
     kinds = [a.kind for a in said]
     assert kinds[-2:] == ["outcome_settled", "match_tally"], kinds
     assert "game_incomplete" not in kinds and "result_if_honest" not in kinds, kinds
@@ -944,8 +949,7 @@ def test_a_result_holding_nearly_all_the_weight_of_too_many_ways_to_try_is_the_v
     assert 0.99 <= over.share < 0.995 and over.missed == (2, 4, 5, 7, 8, 9, 10)
     # read three quarters as themselves, the ways showing cheating weigh more than 1 %:
     # no verdict, only the result if nobody revoked
-    _, said = referee_over(_game1_tricks(set(court), odds={
-        (seat, card): _court_odds(card, 0.75) for seat, card in court}))
+    said = _court_read_as(court, 0.75)
     kinds = [a.kind for a in said]
     assert kinds[-2:] == ["result_if_honest", "game_incomplete"], kinds
     assert "match_tally" not in kinds
@@ -956,13 +960,11 @@ def test_readings_that_hardly_tell_following_suit_from_cheating_say_nothing_of_i
     # follows suit hold most of the weight (78 %), but per way the readings make them only
     # about 3.5 times likelier than the ways that show cheating, under HONEST_EVIDENCE
     court = [(1, "KC"), (1, "QD"), (2, "JD"), (2, "KS")]
-    _, said = referee_over(_game1_tricks(set(court), odds={
-        (seat, card): _court_odds(card, 0.2) for seat, card in court}))
+    said = _court_read_as(court, 0.2)
     kinds = [a.kind for a in said]
     assert kinds[-1] == "game_incomplete" and "result_if_honest" not in kinds, kinds
     # read two fifths as themselves, about 24 times likelier: said
-    _, said = referee_over(_game1_tricks(set(court), odds={
-        (seat, card): _court_odds(card, 0.4) for seat, card in court}))
+    said = _court_read_as(court, 0.4)
     assert [a.kind for a in said][-2:] == ["result_if_honest", "game_incomplete"]
 
 
