@@ -571,7 +571,9 @@ class TableReferee:
         in the dealer's zone this deal (of the rank read surely, if that was): two or three
         cards of as many suits, each at least ``TRUMP_FLOOR`` of its odds, together at least
         ``TRUMP_COVER``; else, where the odds are spread over several cards of a suit, the
-        suits that hold that much of them; else all four suits, for the play to tell apart.
+        suits that hold at least ``TRUMP_FLOOR`` of them and the likeliest after them, until
+        at least two hold ``TRUMP_COVER`` together (else all four suits), for the play to
+        tell apart.
         (Only the suit matters to the tricks; where no card is named, whether the dealer
         holds the trump card is never judged.) None where the card was never read at all
         (no odds): then nothing was seen of it but that it lay there, and the deal is not
@@ -598,9 +600,12 @@ class TableReferee:
             return cards
         ranked = sorted(suits.items(), key=lambda read: -read[1])
         held = [(suit, share) for suit, share in ranked if share >= TRUMP_FLOOR]
-        if len(held) >= 2 and sum(share for _, share in held) >= TRUMP_COVER:
-            return held
-        return ranked
+        # (and the likeliest suits after them, until at least two hold ``TRUMP_COVER``: a
+        # suit the suit reader reads 97 % sure leaves the next under ``TRUMP_FLOOR``)
+        while len(held) < len(ranked) and (
+                len(held) < 2 or sum(share for _, share in held) < TRUMP_COVER):
+            held.append(ranked[len(held)])
+        return held
 
     def _doubt_trump(self, candidates: list[tuple[Card | Suit, float]], event: CardLanded,
                      unread: frozenset[Seat]) -> list[Announcement]:

@@ -1152,6 +1152,9 @@ def test_a_trump_in_doubt_is_settled_when_the_other_card_is_played_by_another_se
     ({"7D": 0.6, "7H": 0.35, "8D": 0.05}, ("Diamonds", "Hearts")),
     # hardly anything on a second suit, and not enough together: every suit
     ({"7D": 0.6, "QD": 0.2, "KD": 0.15, "7H": 0.01}, ("Diamonds", "Hearts", "Clubs", "Spades")),
+    # hardly anything on a second suit, but enough together (as the suit reader leaves an
+    # unfamiliar court card's odds): the two suits, not every suit
+    ({"7D": 0.6, "QD": 0.2, "KD": 0.17, "7H": 0.015}, ("Diamonds", "Hearts")),
 ])
 def test_a_trump_whose_odds_name_no_few_cards_is_told_by_the_play_among_suits(odds, suits):
     # game1's trump 7D: under any suit but diamonds a trick goes to the wrong seat, who is
