@@ -287,13 +287,11 @@ class CardClassifier:
                               for crop, doubt in zip(crops, unsure)])
         weigh_by_corners(probs, [back_likeness(crop) if doubt else None
                                  for crop, doubt in zip(crops, unsure)])
-        parts, odds = sure_parts(probs), card_odds(probs)
+        odds_of = probs
         if suit_odds is not None:  # court cards whose rank is in doubt: their odds only
-            rows, suits = suit_odds
-            sharper = probs[rows]  # (a copy)
-            share_out(sharper, np.arange(len(rows)), suits)
-            for row, odd in zip(rows, card_odds(sharper)):
-                odds[row] = odd
+            odds_of = probs.copy()
+            share_out(odds_of, *suit_odds)
+        parts, odds = sure_parts(probs), card_odds(odds_of)
         weights = _leaning_weights(detections, whole, leaning)
         if leaning is not None:  # in a game, where a card is in the deck once
             weights = _sure_elsewhere(probs, [detections.seats[i] for i in whole], below,

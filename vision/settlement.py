@@ -256,6 +256,8 @@ class Settlement:
         results: dict[tuple[Pair | None, int], dict[tuple[int, int], float]] = {}
         for score, weight in weighed.honest.items():
             results.setdefault(score_result(score, self.rules), {})[score] = weight
+        incomplete = next(a for a in said if isinstance(a, GameIncomplete))
+        at = said.index(incomplete)
         settled = _likely_result(results, honest + weighed.cheating)
         if settled is not None:
             result, share, ranked = settled
@@ -265,10 +267,8 @@ class Settlement:
         if weighed.evidence < HONEST_EVIDENCE or likely is None:
             return said
         (winner, games), share, ranked = likely
-        at = next(i for i, a in enumerate(said) if isinstance(a, GameIncomplete))
-        missed = next(a.missed for a in said if isinstance(a, GameIncomplete))
-        return said[:at] + [ResultIfHonest(missed, winner, games, tuple(ranked), share)] \
-            + said[at:]
+        return said[:at] + [ResultIfHonest(incomplete.missed, winner, games, tuple(ranked),
+                                           share)] + said[at:]
 
     def _revoke_by_the_deck(self, said: list[Announcement]) -> list[Announcement] | None:
         """A deal with every round scored whose plays, as read, show a revoke that rests on

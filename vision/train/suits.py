@@ -26,6 +26,7 @@ from . import run_training
 from .portraits import Reader, reader_crops, reader_parser
 from .portraits import train as reader_train
 
+
 def suit_crops(split: str, per_card: int, seed: int, workers: int, by_design: bool = False,
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """``per_card`` crops of each of the 52 cards from each design of ``split`` (the train
