@@ -447,20 +447,16 @@ def _outlines(image: np.ndarray, detector: Any) -> np.ndarray:
     where several lie over one another, each then moved to the picture's edges near it where
     that makes it sharper still."""
     from .outlines import refine_quads
-    from .geometry import side_lengths
+    from .geometry import holds_middle, side_lengths
 
     found = [detector.detect(image, None, long_side=size) for size in LOOKS]
     quads = np.concatenate([f.quads[f.whole] for f in found]).astype(np.float64)
     contrast = side_contrast(image, quads).min(axis=1)
     order = [i for i in np.argsort(-contrast, kind="stable") if contrast[i] >= EDGE]
-    centres = quads.mean(axis=1).astype(np.float32)
     chosen: list[int] = []
     for i in order:  # an outline whose middle lies in a sharper one's (or holds its) is that card
-        if all(cv2.pointPolygonTest(quads[j].astype(np.float32), tuple(map(float, centres[i])),
-                                    False) < 0
-               and cv2.pointPolygonTest(quads[i].astype(np.float32),
-                                        tuple(map(float, centres[j])), False) < 0
-               for j in chosen):
+        if not any(holds_middle(quads[j], quads[i]) or holds_middle(quads[i], quads[j])
+                   for j in chosen):
             chosen.append(i)
     quads, contrast = quads[chosen], contrast[chosen]
     if not len(quads):

@@ -70,6 +70,12 @@ def common_area(a: np.ndarray, b: np.ndarray) -> float:
     return float(common)
 
 
+def holds_middle(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Whether the middle of outline ``inner`` (4, 2) lies within outline ``outer``."""
+    middle = tuple(map(float, np.asarray(inner, np.float64).mean(axis=0)))
+    return cv2.pointPolygonTest(np.asarray(outer, np.float32), middle, False) >= 0
+
+
 def nested(quads: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
     """Whether each outline of ``quads`` (N, 4, 2) lies ``NESTED_SHARE`` or more inside another
     of them (one of ``among``, a mask, if given) at least ``NESTED_LARGER`` times its area."""

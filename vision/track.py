@@ -29,6 +29,7 @@ from referee.seats import SEATS, Seat
 
 from .cardclasses import BACK
 from .detections import CardDetections
+from .geometry import holds_middle
 
 
 @dataclass(frozen=True)
@@ -109,11 +110,13 @@ class ZoneTracker:
         # the zone has been seen empty for ``land_frames`` frames since its card was last read
         # surely: the card may have been swept (a sweep can be shorter than ``clear_frames``)
         self.emptied = False
-        # the frame an unread card was first seen lying here (None: no unread card), and where:
-        # it names that card, so that what is read of it is never taken for another's
+        # the frame an unread card was first seen lying here (None: no unread card), and its
+        # outline then: it names that card, so that what is read of it is never taken for
+        # another's
         self.unread_from: int | None = None
-        self.unread_at: tuple[float, float] | None = None
-        self.unread_seen: deque[_Seen] = deque(maxlen=window)  # how it was seen since
+        self.unread_quad: np.ndarray | None = None
+        self.unread_seen: deque[_Seen] = deque(maxlen=window)  # how it was seen lately
+        self.unread_looks_all = _Looks()  # what the classifier made of it, every look since
 
     def view_moved(self, to_new: Callable[[np.ndarray], np.ndarray]) -> None:
         """The camera moved: every spot where this zone's cards were seen is taken to where
@@ -128,8 +131,8 @@ class ZoneTracker:
                 seen.quad = to_new(seen.quad).astype(seen.quad.dtype)
         if self.held_at is not None:
             self.held_at = _point(to_new, self.held_at)
-        if self.unread_at is not None:
-            self.unread_at = _point(to_new, self.unread_at)
+        if self.unread_quad is not None:
+            self.unread_quad = to_new(self.unread_quad).astype(self.unread_quad.dtype)
 
     def _replaced(self) -> bool:
         last = list(self.recent)[-self.land_frames:]
@@ -179,36 +182,51 @@ class ZoneTracker:
 
     @property
     def unread_odds(self) -> tuple[int, tuple[tuple[str, float], ...]] | None:
-        """The classifier's odds of the unread card lying in the zone, averaged over its fresh
-        looks (each look once; readings kept over still frames are no new look): its likeliest
-        cards, surest first, with the frame the card was first seen (as for
-        ``unread_part``). None where it was never read whole."""
-        if not self.unread or self.unread_from is None:
+        """The classifier's odds of the unread card lying in the zone, averaged over all its
+        fresh looks since it was first seen (each look once; readings kept over still frames
+        are no new look): its likeliest cards, surest first, with the frame the card was first
+        seen (as for ``unread_part``). None where it was never read whole.
+        (All its looks, not the last few: the look that counts most is often the last, as a
+        hand comes to take the card; game 2732's trump was read as the JH at 0.73 when laid,
+        and as any king at 0.22 when taken back.)"""
+        if not self.unread or self.unread_from is None or not self.unread_looks_all.count:
             return None
-        odds = _mean_odds(self.unread_seen)
-        return (self.unread_from, odds) if odds else None
+        return self.unread_from, self.unread_looks_all.mean()
 
     @property
     def unread_looks(self) -> tuple[int, int] | None:
-        """On how many fresh looks ``unread_odds`` rest (a reading kept over still frames is
-        no new look), with the frame the card was first seen; None as for ``unread_odds``."""
-        if not self.unread or self.unread_from is None:
+        """On how many fresh looks ``unread_odds`` rest, with the frame the card was first
+        seen; None as for ``unread_odds``."""
+        if not self.unread or self.unread_from is None or not self.unread_looks_all.count:
             return None
-        looks = len(_fresh_looks(self.unread_seen))
-        return (self.unread_from, looks) if looks else None
+        return self.unread_from, self.unread_looks_all.count
 
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
         """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
-        read card before, or when what lies there is far from where the unread card was."""
+        read card before, or when what lies there is somewhere else than the unread card
+        was first seen (``_elsewhere``)."""
         if seen is None or self.holds is not None:
-            self.unread_from = self.unread_at = None
+            self.unread_from = self.unread_quad = None
             self.unread_seen.clear()
+            self.unread_looks_all = _Looks()
             return
-        if self.unread_from is None or float(np.hypot(
-                *np.subtract(seen.centre, self.unread_at))) > self.replaced_px:
-            self.unread_from, self.unread_at = frame, seen.centre
+        if self.unread_quad is None or self._elsewhere(seen):
+            self.unread_from, self.unread_quad = frame, seen.quad
             self.unread_seen.clear()
+            self.unread_looks_all = _Looks()
         self.unread_seen.append(seen)
+        self.unread_looks_all.add(seen)
+
+    def _elsewhere(self, seen: _Seen) -> bool:
+        """Whether ``seen`` lies elsewhere than the unread card did when first seen: its
+        middle ``replaced_px`` or more from that card's, unless each outline holds the other's
+        middle (the card first found with part of the cloth, as the detector may while it is
+        laid, then found as it lies: game 2732's trump)."""
+        assert self.unread_quad is not None
+        first = self.unread_quad.mean(axis=0)
+        return float(np.hypot(*np.subtract(seen.centre, first))) > self.replaced_px and not (
+            holds_middle(seen.quad, self.unread_quad) and holds_middle(self.unread_quad,
+                                                                       seen.quad))
 
     def flush(self, frame: int) -> list[TrackEvent]:
         """The frames have run out: a held card the zone has been seen empty of for
@@ -459,25 +477,36 @@ def _in_the_order_laid(by_zone: list[list[TrackEvent]]) -> list[list[TrackEvent]
     return ordered
 
 
-def _fresh_looks(seen: Iterable[_Seen]) -> list[tuple[tuple[str, float], ...]]:
-    """The classifier's odds of each fresh look among ``seen``, each look once (a reading kept
-    over still frames is the same object frame after frame, and no new look)."""
-    return list({id(s): s.odds for s in seen if s.fresh and s.odds}.values())
+@dataclass
+class _Looks:
+    """The classifier's odds of one card summed over its fresh looks, each look once (a
+    reading kept over still frames is the same object frame after frame, and no new look)."""
+    total: dict[str, float] = field(default_factory=dict)
+    count: int = 0
+    width: int = 0  # the most cards a look gave
+    last: _Seen | None = None  # the look counted last
+
+    def add(self, seen: _Seen) -> None:
+        if not seen.fresh or not seen.odds or seen is self.last:
+            return
+        self.last, self.count = seen, self.count + 1
+        self.width = max(self.width, len(seen.odds))
+        for card, p in seen.odds:
+            self.total[card] = self.total.get(card, 0.0) + p
+
+    def mean(self) -> tuple[tuple[str, float], ...]:
+        """The odds averaged over the looks, likeliest first, as many cards as a look gives;
+        () where there was no look."""
+        best = sorted(self.total.items(), key=lambda item: -item[1])[:self.width]
+        return tuple((card, round(p / self.count, 4)) for card, p in best)
 
 
 def _mean_odds(seen: Iterable[_Seen]) -> tuple[tuple[str, float], ...]:
-    """The classifier's odds of a card averaged over its fresh looks among ``seen`` (each look
-    once: a reading kept over still frames is no new look), likeliest first, as many cards as
-    a look gives; () where it was never read whole."""
-    looks = _fresh_looks(seen)
-    if not looks:
-        return ()
-    total: dict[str, float] = {}
-    for odds in looks:
-        for card, p in odds:
-            total[card] = total.get(card, 0.0) + p / len(looks)
-    best = sorted(total.items(), key=lambda item: -item[1])[:max(map(len, looks))]
-    return tuple((card, round(p, 4)) for card, p in best)
+    """The classifier's odds of a card averaged over its fresh looks among ``seen`` (``_Looks``)."""
+    looks = _Looks()
+    for s in seen:
+        looks.add(s)
+    return looks.mean()
 
 
 def _best_in_zone(detections: CardDetections, seat: Seat, fresh: bool = True) -> _Seen | None:

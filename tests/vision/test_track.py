@@ -1001,6 +1001,36 @@ def test_an_unread_card_s_odds_are_its_fresh_looks_averaged():
     assert tracker.unread_odds() == {}
 
 
+def test_an_unread_card_first_found_with_part_of_the_cloth_is_one_card():
+    # game 2732's trump: first found 29 px off, its outline holding part of the cloth, and
+    # read badly, then found as it lies and read better: one card, read on both looks
+    tracker = Tracker()
+    tracker.update(frame_of({2: ("KH", 0.2, True, (25, 0), None, (("KH", 0.2), ("JH", 0.15)))}),
+                   0)
+    tracker.update(frame_of({2: ("JH", 0.7, True, (0, 0), None, (("JH", 0.7), ("KH", 0.2)))}),
+                   1)
+    since, odds = tracker.unread_odds()[Seat(2)]
+    assert since == 0 and dict(odds) == pytest.approx({"JH": 0.425, "KH": 0.2})
+    # a card lying where the first outline does not reach is another card
+    tracker.update(frame_of({2: ("QH", 0.5, True, (-20, 0), None, (("QH", 0.5),))}), 2)
+    assert tracker.unread_odds() == {Seat(2): (2, (("QH", 0.5),))}
+
+
+def test_an_unread_card_s_odds_rest_on_all_its_looks_since_it_was_first_seen():
+    # the last look, as a hand comes to take the card, is often the worst (game 2732's trump)
+    tracker = Tracker()
+    tracker.update(frame_of({2: ("JH", 0.7, True, (0, 0), None, (("JH", 0.7), ("KH", 0.2)))}),
+                   0)
+    kept = frame_of({2: ("JH", 0.7, True)})
+    for n in range(1, 20):
+        tracker.update(kept, n, fresh=())
+    tracker.update(frame_of({2: ("KH", 0.2, True, (0, 0), None, (("KH", 0.2), ("KD", 0.2)))}),
+                   20)
+    since, odds = tracker.unread_odds()[Seat(2)]
+    assert since == 0 and odds[0] == ("JH", 0.35) and dict(odds)["KH"] == pytest.approx(0.2)
+    assert tracker.unread_looks() == {Seat(2): (0, 2)}
+
+
 def test_an_unread_card_s_looks_are_its_fresh_reads_with_odds():
     tracker = Tracker()
     first = frame_of({3: ("2C", 0.8, True, (0, 0), None, (("2C", 0.8), ("2S", 0.2)))})
@@ -1012,9 +1042,9 @@ def test_an_unread_card_s_looks_are_its_fresh_reads_with_odds():
     assert tracker.unread_looks() == {Seat(3): (0, 2)}
     tracker.update(frame_of({3: ("2C", 0.8, True)}), 4)  # read, but no odds given
     assert tracker.unread_looks() == {Seat(3): (0, 2)}
-    for n in range(5, 8):  # (looks older than the tracker's window are forgotten)
+    for n in range(5, 12):  # (looks older than the tracker's window still count)
         tracker.update(first, n, fresh=())
-    assert tracker.unread_looks() == {Seat(3): (0, 1)}
+    assert tracker.unread_looks() == {Seat(3): (0, 2)}
     tracker = Tracker()
     tracker.update(frame_of({3: (None, 0.0, False)}), 0)  # never seen whole
     assert tracker.unread_looks() == {}
