@@ -318,7 +318,8 @@ class TrumpInDoubt(Announcement):
 
     @property
     def message(self) -> str:
-        read = " or ".join(f"{card} ({100 * share:.0f} %)"
+        read = " or ".join(f"{card} ({100 * share:.0f} %)" if share >= 0.005
+                           else f"{card} (under 1 %)"  # not "0 %": it is still in doubt
                            for card, share in zip(self.cards, self.shares))
         return (f"The trump was not read surely (dealer: seat {self.dealer.number}): {read}. "
                 "What the trump decides is announced once the play tells which it is")

@@ -31,6 +31,9 @@ def test_a_trump_in_doubt_and_its_settling_are_spoken_in_portuguese():
 
     doubt = TrumpInDoubt(Seat(2), ("AC", "AS"), (0.7, 0.3))
     assert "AC (70 %) or AS (30 %)" in doubt.message
+    # a suit still in doubt is not said to be "0 %" likely (game 2732's spades, at 0.3 %)
+    spread = TrumpInDoubt(Seat(2), ("Hearts", "Diamonds", "Spades"), (0.8, 0.05, 0.003))
+    assert "Hearts (80 %) or Diamonds (5 %) or Spades (under 1 %)" in spread.message
     assert spoken(Said(0, 0.0, doubt), "pt").startswith("O trunfo não foi bem lido")
     settled = TrumpSettled("AC", ("AS",), "AS was played by seat 4 in round 9, read surely")
     assert spoken(Said(0, 0.0, settled), "pt") == "O trunfo é ás de paus"
