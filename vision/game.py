@@ -109,8 +109,9 @@ _SUECA_OR_NOT = _SUECA | _NOT_SUECA  # the 52 cards: not a card back, nor "not a
 ASKED_NEAR_MM = 20.0
 # What is said of a trick taken for swept (``trick_missed``, and the end of the deal where it
 # was the last), where that trick held nothing but its own cards (so that a card of it was
-# more likely picked up: ``_Lifted.quiet``), is said this many seconds late, unless the card
-# comes back first (then it is not said at all) or the chance of its coming back ends
+# more likely picked up: ``_Lifted.quiet``), or was the deal's last, is said this many seconds
+# late, unless the card comes back first (then it is not said at all) or the chance of its
+# coming back ends
 HELD_BACK_S = 5.0
 # what a deal whose trump is in doubt says at once, under whichever card it may be: a player
 # asked to show a card again, or to turn one over (``TableReferee._reconcile``)
@@ -1020,9 +1021,16 @@ class TableReferee:
                          if e.frame > before._began and (e.seat, e.card) in kept}
             landed_at.update((e.seat, e.frame) for e, _ in before._not_taken())
             self._lifted = _Lifted(before, kept, [], stirred, landed_at)
-            if not stirred and len(seats) < len(SEATS):
+            if ((not stirred and len(seats) < len(SEATS)) or self.phase is Phase.DEAL_OVER) \
+                    and not self._under_a_candidate:
                 # a card of it picked up, not the trick swept (it was not whole, and nothing
-                # else lay on the table): nothing said of the trick till the card may be back
+                # else lay on the table): nothing said of the trick till the card may be back.
+                # Nor of the deal's last trick, whatever lay about: its end is said once (the
+                # trick's card may be back a second later, and the deal go on: games 2803,
+                # 2813 and 2818 at 1280x720 with --lift said "Game over" twice, or a verdict
+                # twice). (Under a trump in doubt, what each card in doubt says is held until
+                # the play tells which is the trump, ``_reconcile``; a deal's end held back
+                # there would be lost as the trump is settled, ``_adopt``.)
                 self._held_back, said = (None, said), []
         return earlier + said
 

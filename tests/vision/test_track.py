@@ -167,6 +167,8 @@ def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | 
                                                          tracker.unread_parts(),
                                                          tracker.unread_odds(),
                                                          tracker.unread_looks())]
+    # the frames have run out: what the referee held back is said, as a session says it
+    said += [s.announcement for s in table.release(len(script), len(script) / 30)]
     return table, said
 
 
@@ -2048,6 +2050,35 @@ def test_the_last_tricks_lead_picked_up_and_put_back_does_not_end_the_deal():
     assert "trick_resumed" in kinds and "game_incomplete" not in kinds, kinds
     assert "trick_missed" not in kinds, kinds
     assert kinds[-2:] == ["game_over", "match_tally"] and table.deal == 2, kinds
+    assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
+
+
+def test_the_last_trick_taken_for_swept_as_a_hand_passed_is_not_said_to_end_the_deal():
+    """The last trick's lead picked up and put back a second later, its second card lying
+    still, while a hand had passed over a third zone: the trick taken for swept ended the deal
+    at once ("Game over, but round 10 could not be scored: no verdict"), and the card put back
+    resumed it to a verdict (games 2803, 2813 and 2818 at 1280x720 with --lift; the deal's end
+    said twice, or its verdict). Now the deal's end is held back for the card, as a trick
+    that held nothing else is: it is said once."""
+    from vision.studio.clip import game_from_seed
+
+    game = game_from_seed(11, revoke=False)
+    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
+    script = play_script(game.order.dealer.number, str(game.trump), tricks)
+    (seat, card), (second, _) = tricks[-1][:2]
+    both = len(script) - 17 - 4 * 8 + 13  # the last trick's lead and second card, lying read
+    two = script[both]
+    assert set(two) == {seat, second} and two[seat][0] == card
+    other = next(s for s in (1, 2, 3, 4) if s not in two)
+    gone = {k: v for k, v in two.items() if k != seat}
+    script = script[:both + 1] + [{**two, other: (None, 0.0, False)}] * 4 + [two] * 4 \
+        + [gone] * 20 + [{**gone, seat: (None, 0.0, False)}] * 2 + [two] * 6 \
+        + script[both + 1:]
+    table, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert "trick_resumed" in kinds and "game_incomplete" not in kinds, kinds
+    assert "trick_missed" not in kinds, kinds
+    assert kinds[-2:] == ["game_over", "match_tally"] and kinds.count("game_over") == 1, kinds
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
 
 
