@@ -57,6 +57,9 @@ class Comparison:
     # with the cards never read surely (``ResultIfHonest``): whether that is the truth's
     # result, the winner (or the draw) and the games; None where nothing is said so
     if_honest_right: bool | None = None
+    # how many times the deal's end was said (a clip holds one deal): more than once, it was
+    # said too early (a card of the last trick put back) or said again
+    ends_said: int = 0
 
     @property
     def verdict_right(self) -> bool:
@@ -84,7 +87,8 @@ class Comparison:
                 and self.tricks_right == self.tricks_expected and self.verdict_right
                 and not self.false_accusations and not self.statements_wrong
                 and self.announcements_matched == self.announcements_expected
-                and not self.astray_wrong and not self.face_down_wrong)
+                and not self.astray_wrong and not self.face_down_wrong
+                and self.ends_said <= 1)
 
     def lines(self) -> list[str]:
         delay = (f", delay from rest to announcement: median {statistics.median(self.delays):.0f}"
@@ -234,6 +238,10 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
         result.verdict_expected = [line for line in verdict.get("lines", [])
                                    if line.startswith(("Pair", "The game resulted", "Score"))]
     over = [s for s in said if isinstance(s.announcement, GameOver)]
+    result.ends_said = len(over)
+    if len(over) > 1:
+        result.problems.append(f"the deal's end was said {len(over)} times (frames "
+                               f"{', '.join(str(s.frame) for s in over)})")
     if over:
         result.verdict_said = over[-1].announcement.message.splitlines()
         result.verdict_kind = over[-1].announcement.kind

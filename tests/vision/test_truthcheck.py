@@ -207,3 +207,22 @@ def test_a_result_said_if_nobody_revoked_is_checked_against_the_truth_s_winner_a
     assert checked((95, 25), Pair.A, 1) is False  # the deal was worth 2 games
     assert checked((0, 120), Pair.A, 1) is False  # pair A revoked: the truth's 120 | 0
     assert compare_with_truth(truth_log(), [], []).if_honest_right is None
+
+
+def test_a_deal_s_end_said_more_than_once_is_not_all_right():
+    from referee.events import GameIncomplete, GameOver
+    from referee.judge import Outcome
+    from vision.announcements import Said
+
+    log = [r for r in truth_log() if r["event"] == "card_rest"]
+    log.append({"event": "verdict", "lines": ["Pair B won the given sueca game.",
+                                              "Score: 0 | 26"]})
+    taken = [landing(n) for n in range(len(PLAYS))]
+    end = Said(80, 2.7, GameOver((0, 26), Outcome.from_score((0, 26))))
+    once = compare_with_truth(log, [end], taken)
+    assert once.ends_said == 1 and once.verdict_right and once.all_right, once.lines()
+    # "Game over ... no verdict" first, a card of the last trick put back, then the verdict
+    early = Said(70, 2.3, GameIncomplete((0, 11), Outcome.from_score((0, 11)), None, (2,)))
+    twice = compare_with_truth(log, [early, end], taken)
+    assert twice.ends_said == 2 and twice.verdict_right and not twice.all_right
+    assert any("said 2 times" in p for p in twice.problems), twice.problems
