@@ -512,7 +512,9 @@ class TableReferee:
             self.phase = Phase.TRUMP_SHOWN  # (taken back again, play goes on as before)
             return said
         if self._just_played(event.seat, card):
-            return said  # the same card seen landing again (nudged, or a restarted tracker)
+            # the same card seen landing again (nudged, picked up and put back, or a
+            # restarted tracker): another look at it
+            return said + self._landed_again(event, card)
         if self.phase is Phase.SWEEP:
             self.phase = Phase.PLAYING  # the next lead came before the sweep was seen
         return said + self._play(event, card, unread)
@@ -774,6 +776,24 @@ class TableReferee:
                 self.phase in (Phase.SWEEP, Phase.DEAL_OVER) or not self.referee.plays):
             recent += [(p.seat, p.card) for p in self.referee.tricks[-1].plays]
         return (seat, card) in recent or self._put_back_as(seat, str(card), recent)
+
+    def _landed_again(self, event: CardLanded, card: Card) -> list[Announcement]:
+        """``card``, taken (or awaiting a second look) as ``event``'s seat's play, seen
+        landing there again read as that card (``_just_played``): a separate look at it, as
+        the change gate's second look at a card lying still is (``CardConfirmed``), as sure
+        as the less sure of the two landings. A card picked up and put back often lands on
+        one look each time, the gate's second look cut short by the hand coming for it: game
+        2820 at 1280x720 with --lift, whose revoke rested on the KH, read 0.9997 as it landed
+        and again as it was put back, ended "may have revoked". (Read as another card, the
+        landing is no look at the card played.)"""
+        pending = self._unconfirmed.get(event.seat)
+        earlier = [e for e in self.taken if e.seat == event.seat and e.card == event.card
+                   and e.frame > self._began] \
+            + ([pending[0]] if pending is not None and pending[1] == card else [])
+        if not earlier:
+            return []
+        looked = min(max(e.confidence for e in earlier), event.confidence)
+        return self._confirmed(CardConfirmed(event.seat, event.card, looked, event.frame))
 
     def _put_back_as(self, seat: Seat, card: str, plays: list[tuple[Seat, Card]]) -> bool:
         """Whether ``card`` in ``seat``'s zone is the card of its play among ``plays``, picked

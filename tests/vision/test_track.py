@@ -2082,6 +2082,63 @@ def test_the_last_trick_taken_for_swept_as_a_hand_passed_is_not_said_to_end_the_
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
 
 
+def _played_lifting(trump: str, tricks: list[list[tuple[int, str]]],
+                    lifted: set[tuple[int, str]]) -> list[dict[int, tuple]]:
+    """As ``play_script`` (seat 2 deals), but each card of ``lifted`` (seat, card) is picked
+    up half a second after it lands and put back where it lay."""
+    script: list[dict[int, tuple]] = [{}] * 3 + [{2: (trump, 0.99, True)}] * 8 + [{}] * 12
+    for trick in tricks:
+        table: dict[int, tuple] = {}
+        for seat, card in trick:
+            script += [{**table, seat: (None, 0.0, False)}] * 2
+            table[seat] = (card, 0.995, True)
+            script += [dict(table)] * 6
+            if (seat, card) in lifted:
+                script += [{k: v for k, v in table.items() if k != seat}] * 14 \
+                    + [{**table, seat: (None, 0.0, False)}] * 2 + [dict(table)] * 6
+        script += [dict(table)] * 5 + [{}] * 12
+    return script
+
+
+def referee_reading_changes(script: list[dict[int, tuple]]):
+    """As ``referee_over``, but a zone is read afresh only on a frame where it changed (the
+    change gate's second look at a card lying still left out): every card lands on one look."""
+    tracker = Tracker()
+    table = TableReferee(RulesConfig())
+    said = [s.announcement for s in table.start()]
+    for n, cards in enumerate(script):
+        before = script[n - 1] if n else {}
+        fresh = [Seat(k) for k in (1, 2, 3, 4) if cards.get(k) != before.get(k)]
+        events = tracker.update(frame_of(cards), n, fresh=fresh)
+        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards)
+        said += [s.announcement for s in table.on_events(
+            events, n, n / 30, tracker.holding(), tracker.unread(), empty,
+            tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())]
+    said += [s.announcement for s in table.release(len(script), len(script) / 30)]
+    return table, said
+
+
+def test_a_card_picked_up_and_put_back_is_looked_at_again():
+    """game1c's revoke (seat 2's 6D on round 3's spade lead) rests on cards each read on one
+    look: it is said only to be in doubt. Each of them picked up and put back lands again,
+    read alike: a second look, and the revoke is proven (game 2820 at 1280x720 with --lift
+    ended "may have revoked", its KH read 0.9997 as it landed and as it was put back)."""
+    game = _bundled_game("game1c")
+    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
+    _, said = referee_reading_changes(_played_lifting(str(game.trump), tricks, set()))
+    kinds = [a.kind for a in said]
+    assert "revoke" not in kinds and kinds[-1] == "revoke_in_doubt", kinds
+    proof = {(2, card) for card in ("6D", *(c for t in tricks for s, c in t
+                                             if s == 2 and c.endswith("S")))}
+    proof |= {tricks[2][0]}  # round 3's lead
+    _, said = referee_reading_changes(_played_lifting(str(game.trump), tricks, proof))
+    kinds = [a.kind for a in said]
+    assert kinds.count("revoke") == 1 and "revoke_in_doubt" not in kinds, kinds
+    revoke = said[kinds.index("revoke")]
+    assert (revoke.seat, str(revoke.card), revoke.round) == (Seat(2), "6D", 3)
+    assert said[-2].message.splitlines() == game.verdict[-2:]
+
+
 def _last_lead_taken_up(back_after: int | None):
     """Game 11's frames with its last trick's lead picked up, put back ``back_after`` frames
     later (None: never), the table then left empty for ten seconds."""
