@@ -1824,6 +1824,13 @@ def test_a_card_lying_astray_is_asked_into_a_zone_unless_it_may_have_been_played
                            30.2)
     assert [(s.announcement.card, s.announcement.message.split(":")[0]) for s in unnamed] == [
         (None, "A card lies in the middle of the table")]
+    # a card played holding a sliver of its odds does not keep it from being asked for (game
+    # 2803's QH, read QH 0.54 / JH 0.42 / KH 0.04, the KH played); 5 % of them does
+    sliver = table.astray([_found("JD", 0.6, odds=(("JD", 0.6), ("QD", 0.36), ("AH", 0.04)),
+                                  x=600)], 902, 30.2)
+    assert [s.announcement.card for s in sliver] == [None]
+    assert table.astray([_found("JD", 0.6, odds=(("JD", 0.6), ("QD", 0.35), ("AH", 0.05)),
+                                x=700)], 902, 30.2) == []
     # once where it lies: read surely later, as its player reaches for it, it is not asked
     # about again, until the middle has been seen clear
     assert table.astray([_found("QC", x=410)], 903, 30.3) == []
