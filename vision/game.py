@@ -166,7 +166,9 @@ class _Lifted:
     plays: frozenset[tuple[Seat, str]]
     since: list[CardLanded]
     stirred: frozenset[Seat]
-    landed_at: dict[Seat, int]  # the frame each play landed on, where known
+    # the frame each play was first seen lying in its zone (read or not: a card read only
+    # after the next seat's came down lay there first all the same), else where it landed
+    laid_at: dict[Seat, int]
 
     @property
     def quiet(self) -> bool:
@@ -186,6 +188,12 @@ class _Candidate:
     table: TableReferee
     held: list[Announcement]
     trouble: Announcement | str | None = None
+
+
+def _laid(event: CardLanded) -> int:
+    """The frame the card of ``event`` was first seen lying in its zone, read or not (where
+    the tracker knew it), else the frame it landed."""
+    return event.frame if event.since is None else event.since
 
 
 def _court_share(odds: tuple[tuple[str, float], ...]) -> float:
@@ -1044,10 +1052,10 @@ class TableReferee:
         said = drop()
         if any(isinstance(a, TrickMissed) for a in said):
             kept = frozenset((seat, str(card)) for seat, card in plays)
-            landed_at = {e.seat: e.frame for e in before.taken
-                         if e.frame > before._began and (e.seat, e.card) in kept}
-            landed_at.update((e.seat, e.frame) for e, _ in before._not_taken())
-            self._lifted = _Lifted(before, kept, [], stirred, landed_at)
+            laid_at = {e.seat: _laid(e) for e in before.taken
+                       if e.frame > before._began and (e.seat, e.card) in kept}
+            laid_at.update((e.seat, _laid(e)) for e, _ in before._not_taken())
+            self._lifted = _Lifted(before, kept, [], stirred, laid_at)
             if ((not stirred and len(seats) < len(SEATS)) or self.phase is Phase.DEAL_OVER) \
                     and not self._under_a_candidate:
                 # a card of it picked up, not the trick swept (it was not whole, and nothing
@@ -1149,8 +1157,10 @@ class TableReferee:
         if lifted is None or seat not in {s for s, _ in lifted.plays}:
             return False
         lying = {s: card for s, card in lifted.plays if s != seat}
-        first = lifted.landed_at.get(seat, -1)
-        if not (lying and all(lifted.landed_at.get(s, math.inf) < first for s in lying)) \
+        # (laid, not landed: game 2914 at 640x480, seat 1's 3C read only after seat 2's 2C
+        # came down beside it, and 2C picked up and put back unread)
+        first = lifted.laid_at.get(seat, -1)
+        if not (lying and all(lifted.laid_at.get(s, math.inf) < first for s in lying)) \
                 and not lifted.quiet:
             return False  # (where the trick's other cards lay there before it, that is enough)
         lying.update((landed.seat, landed.card) for landed in lifted.since)

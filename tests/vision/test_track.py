@@ -2146,6 +2146,34 @@ def test_a_card_picked_up_and_put_back_is_looked_at_again():
     assert said[-2].message.splitlines() == game.verdict[-2:]
 
 
+def test_a_card_put_back_unread_beside_a_lead_read_after_it_resumes_the_trick():
+    """Seat 1's lead lies unread until seat 2's card has come down beside it; a hand passes
+    over seat 3's zone; seat 2 picks its card up and puts it back, unread. The lead lay there
+    first, though it was read after: the trick goes on, the card put back stands as played
+    (game 2914 at 640x480 with every mishap: the trick was split in two, and every round after
+    it was numbered one too many)."""
+    lead, unread = ("AH", 0.995, True), ("AH", 0.6, True, (0, 0), None, (("AH", 0.6),))
+    two = ("2D", 0.995, True)
+    script = [{}] * 3 + [{2: ("7D", 0.99, True)}] * 8 + [{}] * 12
+    script += [{1: (None, 0.0, False)}] * 2 + [{1: unread}] * 8
+    script += [{1: unread, 2: (None, 0.0, False)}] * 2 + [{1: unread, 2: two}] * 6
+    script += [{1: lead, 2: two}] * 6
+    script += [{1: lead, 2: two, 3: (None, 0.0, False)}] * 2 + [{1: lead, 2: two}] * 4
+    script += [{1: lead}] * 14 + [{1: lead, 2: ("2D", 0.6, True)}] * 25
+    table = {1: lead, 2: ("2D", 0.6, True)}
+    for seat, card in ((3, "5H"), (4, "2H")):
+        script += [{**table, seat: (None, 0.0, False)}] * 2
+        table[seat] = (card, 0.995, True)
+        script += [dict(table)] * 6
+    script += [dict(table)] * 5 + [{}] * 12
+    referee, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert "trick_resumed" in kinds and kinds[-1] == "trick_won", kinds
+    assert said[-1].round == 1 and [str(p.card) for p in said[-1].trick.plays] == [
+        "AH", "2D", "5H", "2H"]
+    assert referee.tricks_done == 1 and referee.referee.missed == []
+
+
 def _last_lead_taken_up(back_after: int | None):
     """Game 11's frames with its last trick's lead picked up, put back ``back_after`` frames
     later (None: never), the table then left empty for ten seconds."""
