@@ -398,12 +398,12 @@ class TableReferee:
         gathered in the middle is not astray) is asked, by name, to be moved into its
         player's zone; a card read unsurely is asked for too, without its name, where the
         cards the classifier took it for that have been played this deal hold under
-        ``ASTRAY_PLAYED_SHARE`` of its odds (else it may be a played one). Nothing is recorded of either. Each card is asked about once where it
-        lies: not again, read surelier or not, while it lies within ``ASKED_NEAR_MM`` of
-        where it was. Every card between a trick dropped and the next card played is passed
-        over: the dropped trick's cards never read may be gathered in the middle, and one of
-        them read there is no card astray. Seeing the table outside the zones clear
-        (``astray_clear``) ends both."""
+        ``ASTRAY_PLAYED_SHARE`` of its odds (else it may be a played one). Nothing is
+        recorded of either. Each card is asked about once where it lies: not again, read
+        surelier or not, while it lies within ``ASKED_NEAR_MM`` of where it was. Every card
+        between a trick dropped and the next card played is passed over: the dropped trick's
+        cards never read may be gathered in the middle, and one of them read there is no
+        card astray. Seeing the table outside the zones clear (``astray_clear``) ends both."""
         if self._candidates:
             return self._candidates[0].table.astray(cards, frame, time_s)
         if self.phase is Phase.DEAL_OVER or (self._last_dropped and not self.referee.plays):

@@ -189,33 +189,42 @@ class ZoneTracker:
         (All its looks, not the last few: the look that counts most is often the last, as a
         hand comes to take the card; game 2732's trump was read as the JH at 0.73 when laid,
         and as any king at 0.22 when taken back.)"""
-        if not self.unread or self.unread_from is None or not self.unread_looks_all.count:
-            return None
-        return self.unread_from, self.unread_looks_all.mean()
+        looks = self._looks_at_unread
+        return None if looks is None else (looks[0], looks[1].mean())
 
     @property
     def unread_looks(self) -> tuple[int, int] | None:
         """On how many fresh looks ``unread_odds`` rest, with the frame the card was first
         seen; None as for ``unread_odds``."""
+        looks = self._looks_at_unread
+        return None if looks is None else (looks[0], looks[1].count)
+
+    @property
+    def _looks_at_unread(self) -> tuple[int, _Looks] | None:
+        """The frame the unread card lying in the zone was first seen, and the classifier's
+        looks at it; None where none lies, or it was never read whole."""
         if not self.unread or self.unread_from is None or not self.unread_looks_all.count:
             return None
-        return self.unread_from, self.unread_looks_all.count
+        return self.unread_from, self.unread_looks_all
 
     def _follow_unread(self, seen: _Seen | None, frame: int) -> None:
         """Keep ``unread_from``: a new unread card begins when the zone held nothing or a
         read card before, or when what lies there is somewhere else than the unread card
         was first seen (``_elsewhere``)."""
         if seen is None or self.holds is not None:
-            self.unread_from = self.unread_quad = None
-            self.unread_seen.clear()
-            self.unread_looks_all = _Looks()
+            self._unread_begins(None, None)
             return
         if self.unread_quad is None or self._elsewhere(seen):
-            self.unread_from, self.unread_quad = frame, seen.quad
-            self.unread_seen.clear()
-            self.unread_looks_all = _Looks()
+            self._unread_begins(frame, seen.quad)
         self.unread_seen.append(seen)
         self.unread_looks_all.add(seen)
+
+    def _unread_begins(self, frame: int | None, quad: np.ndarray | None) -> None:
+        """An unread card first seen on ``frame`` along ``quad`` (None: none lies here now):
+        nothing seen before is its."""
+        self.unread_from, self.unread_quad = frame, quad
+        self.unread_seen.clear()
+        self.unread_looks_all = _Looks()
 
     def _elsewhere(self, seen: _Seen) -> bool:
         """Whether ``seen`` lies elsewhere than the unread card did when first seen: its

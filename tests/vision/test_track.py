@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
 import numpy as np
 import pytest
 
@@ -132,18 +134,32 @@ def test_settings_are_checked():
         TrackerSettings(min_confidence=1.5)
 
 
-def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]]):
-    """Frames of a whole game the way a table shows it."""
+def play_script(trump_seat: int, trump: str, tricks: list[list[tuple[int, str]]],
+                lifted: Collection[tuple[int, str]] = ()):
+    """Frames of a whole game the way a table shows it; each card of ``lifted`` (seat,
+    card) is picked up half a second after it lands and put back where it lay."""
     script: list[dict[int, tuple]] = [{}] * 3
     script += [{trump_seat: (trump, 0.99, True)}] * 8 + [{}] * 12
     for trick in tricks:
-        table: dict[int, tuple] = {}
-        for seat, card in trick:
-            script += [{**table, seat: (None, 0.0, False)}] * 2  # a hand over it
-            table[seat] = (card, 0.995, True)
-            script += [dict(table)] * 6
-        script += [dict(table)] * 5 + [{}] * 12
+        script += _laid_in_turn({}, trick, lifted=lifted)
     return script
+
+
+def _laid_in_turn(table: dict[int, tuple], plays: Iterable[tuple[int, str]], frames: int = 6,
+                  lifted: Collection[tuple[int, str]] = ()) -> list[dict[int, tuple]]:
+    """Frames of ``plays`` (seat, card) laid in turn beside the cards ``table`` holds (each
+    joins it): a hand over its zone, then the card read surely for ``frames`` frames (each of
+    ``lifted`` then picked up for half a second and put back); then the trick lies a moment
+    and is swept."""
+    script: list[dict[int, tuple]] = []
+    for seat, card in plays:
+        script += [{**table, seat: (None, 0.0, False)}] * 2  # a hand over it
+        table[seat] = (card, 0.995, True)
+        script += [dict(table)] * frames
+        if (seat, card) in lifted:
+            script += [{k: v for k, v in table.items() if k != seat}] * 14 \
+                + [{**table, seat: (None, 0.0, False)}] * 2 + [dict(table)] * 6
+    return script + [dict(table)] * 5 + [{}] * 12
 
 
 def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | None = None,
@@ -2023,11 +2039,7 @@ def test_a_lead_put_back_after_the_next_seat_played_takes_that_card_into_its_tri
     script += [{2: (None, 0.0, False)}] * 2 + [{2: ("2D", 0.995, True)}] * 8  # seat 2 plays
     table = {1: ("AH", 0.995, True), 2: ("2D", 0.995, True)}
     script += [{2: ("2D", 0.995, True), 1: (None, 0.0, False)}] * 2 + [dict(table)] * 8
-    for seat, card in ((3, "5H"), (4, "2H")):
-        script += [{**table, seat: (None, 0.0, False)}] * 2
-        table[seat] = (card, 0.995, True)
-        script += [dict(table)] * 8
-    script += [dict(table)] * 5 + [{}] * 12
+    script += _laid_in_turn(table, ((3, "5H"), (4, "2H")), frames=8)
     referee, said = referee_over(script)
     kinds = [a.kind for a in said]
     assert kinds == ["trump", "trick_resumed", "cut", "trick_won"], kinds
@@ -2089,24 +2101,6 @@ def test_the_last_trick_taken_for_swept_as_a_hand_passed_is_not_said_to_end_the_
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
 
 
-def _played_lifting(trump: str, tricks: list[list[tuple[int, str]]],
-                    lifted: set[tuple[int, str]]) -> list[dict[int, tuple]]:
-    """As ``play_script`` (seat 2 deals), but each card of ``lifted`` (seat, card) is picked
-    up half a second after it lands and put back where it lay."""
-    script: list[dict[int, tuple]] = [{}] * 3 + [{2: (trump, 0.99, True)}] * 8 + [{}] * 12
-    for trick in tricks:
-        table: dict[int, tuple] = {}
-        for seat, card in trick:
-            script += [{**table, seat: (None, 0.0, False)}] * 2
-            table[seat] = (card, 0.995, True)
-            script += [dict(table)] * 6
-            if (seat, card) in lifted:
-                script += [{k: v for k, v in table.items() if k != seat}] * 14 \
-                    + [{**table, seat: (None, 0.0, False)}] * 2 + [dict(table)] * 6
-        script += [dict(table)] * 5 + [{}] * 12
-    return script
-
-
 def referee_reading_changes(script: list[dict[int, tuple]]):
     """As ``referee_over``, but a zone is read afresh only on a frame where it changed (the
     change gate's second look at a card lying still left out): every card lands on one look."""
@@ -2132,13 +2126,13 @@ def test_a_card_picked_up_and_put_back_is_looked_at_again():
     ended "may have revoked", its KH read 0.9997 as it landed and as it was put back)."""
     game = _bundled_game("game1c")
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
-    _, said = referee_reading_changes(_played_lifting(str(game.trump), tricks, set()))
+    _, said = referee_reading_changes(play_script(2, str(game.trump), tricks))
     kinds = [a.kind for a in said]
     assert "revoke" not in kinds and kinds[-1] == "revoke_in_doubt", kinds
     proof = {(2, card) for card in ("6D", *(c for t in tricks for s, c in t
                                              if s == 2 and c.endswith("S")))}
     proof |= {tricks[2][0]}  # round 3's lead
-    _, said = referee_reading_changes(_played_lifting(str(game.trump), tricks, proof))
+    _, said = referee_reading_changes(play_script(2, str(game.trump), tricks, proof))
     kinds = [a.kind for a in said]
     assert kinds.count("revoke") == 1 and "revoke_in_doubt" not in kinds, kinds
     revoke = said[kinds.index("revoke")]
@@ -2160,12 +2154,7 @@ def test_a_card_put_back_unread_beside_a_lead_read_after_it_resumes_the_trick():
     script += [{1: lead, 2: two}] * 6
     script += [{1: lead, 2: two, 3: (None, 0.0, False)}] * 2 + [{1: lead, 2: two}] * 4
     script += [{1: lead}] * 14 + [{1: lead, 2: ("2D", 0.6, True)}] * 25
-    table = {1: lead, 2: ("2D", 0.6, True)}
-    for seat, card in ((3, "5H"), (4, "2H")):
-        script += [{**table, seat: (None, 0.0, False)}] * 2
-        table[seat] = (card, 0.995, True)
-        script += [dict(table)] * 6
-    script += [dict(table)] * 5 + [{}] * 12
+    script += _laid_in_turn({1: lead, 2: ("2D", 0.6, True)}, ((3, "5H"), (4, "2H")))
     referee, said = referee_over(script)
     kinds = [a.kind for a in said]
     assert "trick_resumed" in kinds and kinds[-1] == "trick_won", kinds
