@@ -261,8 +261,7 @@ class Settlement:
         settled = _likely_result(results, honest + weighed.cheating)
         if settled is not None:
             result, share, ranked = settled
-            return [a for a in said if not isinstance(a, GameIncomplete)] + [
-                _outcome(ranked, share, result, said)]
+            return said[:at] + said[at + 1:] + [_outcome(ranked, share, result, said)]
         likely = _likely_result(results, honest)
         if weighed.evidence < HONEST_EVIDENCE or likely is None:
             return said

@@ -163,12 +163,14 @@ def _laid_in_turn(table: dict[int, tuple], plays: Iterable[tuple[int, str]], fra
 
 
 def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | None = None,
-                 full: tuple[int, int] | None = None):
+                 full: tuple[int, int] | None = None, changes_only: bool = False):
     """``empties``: zones without a card count as known to be empty, as the change gate sees
     a zone that looks like the empty table (a session always has its view); False: no zone is
     known to be empty, so nobody can be called out of turn. ``full``: (seat, frame) that
     seat's zone does not look empty from that frame on, card or not (one the detector never
-    finds lies there)."""
+    finds lies there). ``changes_only``: a zone is read afresh only on a frame where it
+    changed (the change gate's second look at a card lying still left out), so every card
+    lands on one look."""
     tracker = Tracker()
     table = TableReferee(rules or RulesConfig(), trump=trump)
     said = [s.announcement for s in table.start()]
@@ -177,7 +179,10 @@ def referee_over(script, trump=None, empties: bool = True, rules: RulesConfig | 
             else frozenset()
         if full is not None and n >= full[1]:
             empty -= {Seat(full[0])}
-        events = tracker.update(frame_of(cards), n, empty=empty)
+        before = script[n - 1] if n else {}
+        fresh = [Seat(k) for k in (1, 2, 3, 4) if cards.get(k) != before.get(k)] \
+            if changes_only else None
+        events = tracker.update(frame_of(cards), n, empty=empty, fresh=fresh)
         said += [s.announcement for s in table.on_events(events, n, n / 30, tracker.holding(),
                                                          tracker.unread(), empty,
                                                          tracker.unread_parts(),
@@ -2101,24 +2106,6 @@ def test_the_last_trick_taken_for_swept_as_a_hand_passed_is_not_said_to_end_the_
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
 
 
-def referee_reading_changes(script: list[dict[int, tuple]]):
-    """As ``referee_over``, but a zone is read afresh only on a frame where it changed (the
-    change gate's second look at a card lying still left out): every card lands on one look."""
-    tracker = Tracker()
-    table = TableReferee(RulesConfig())
-    said = [s.announcement for s in table.start()]
-    for n, cards in enumerate(script):
-        before = script[n - 1] if n else {}
-        fresh = [Seat(k) for k in (1, 2, 3, 4) if cards.get(k) != before.get(k)]
-        events = tracker.update(frame_of(cards), n, fresh=fresh)
-        empty = frozenset(Seat(k) for k in (1, 2, 3, 4) if k not in cards)
-        said += [s.announcement for s in table.on_events(
-            events, n, n / 30, tracker.holding(), tracker.unread(), empty,
-            tracker.unread_parts(), tracker.unread_odds(), tracker.unread_looks())]
-    said += [s.announcement for s in table.release(len(script), len(script) / 30)]
-    return table, said
-
-
 def test_a_card_picked_up_and_put_back_is_looked_at_again():
     """game1c's revoke (seat 2's 6D on round 3's spade lead) rests on cards each read on one
     look: it is said only to be in doubt. Each of them picked up and put back lands again,
@@ -2126,13 +2113,14 @@ def test_a_card_picked_up_and_put_back_is_looked_at_again():
     ended "may have revoked", its KH read 0.9997 as it landed and as it was put back)."""
     game = _bundled_game("game1c")
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
-    _, said = referee_reading_changes(play_script(2, str(game.trump), tricks))
+    _, said = referee_over(play_script(2, str(game.trump), tricks), changes_only=True)
     kinds = [a.kind for a in said]
     assert "revoke" not in kinds and kinds[-1] == "revoke_in_doubt", kinds
     proof = {(2, card) for card in ("6D", *(c for t in tricks for s, c in t
                                              if s == 2 and c.endswith("S")))}
     proof |= {tricks[2][0]}  # round 3's lead
-    _, said = referee_reading_changes(play_script(2, str(game.trump), tricks, proof))
+    _, said = referee_over(play_script(2, str(game.trump), tricks, proof),
+                            changes_only=True)
     kinds = [a.kind for a in said]
     assert kinds.count("revoke") == 1 and "revoke_in_doubt" not in kinds, kinds
     revoke = said[kinds.index("revoke")]
