@@ -103,6 +103,7 @@ def referee_game(job: tuple) -> dict:
             "verdict_wrong": comparison.verdict_wrong,
             "if_honest": comparison.if_honest_right,
             "ends_said": comparison.ends_said,
+            "said_again": comparison.said_again,
             "cheats": (comparison.accusations_made, comparison.accusations_expected),
             "plays": (comparison.plays_right, comparison.plays_expected, comparison.plays_extra),
             "tricks": (comparison.tricks_right, comparison.tricks_expected),
@@ -194,7 +195,8 @@ def main() -> None:
           f"{sum(r['verdict_wrong'] for r in results)}; cheating announced: {cheats[0]} of "
           f"{cheats[1]}")
     print(f"deals whose end was said more than once: "
-          f"{sum(r['ends_said'] > 1 for r in results)}")
+          f"{sum(r['ends_said'] > 1 for r in results)}; trumps, cuts and tricks said again "
+          f"(not taken back in between): {sum(r['said_again'] for r in results)}")
     honest = [r["if_honest"] for r in results if r["if_honest"] is not None]
     print(f"deals with no verdict that end saying the result if nobody revoked with the cards "
           f"never read surely: {len(honest)}, the truth's result: {sum(honest)}")

@@ -60,6 +60,9 @@ class Comparison:
     # how many times the deal's end was said (a clip holds one deal): more than once, it was
     # said too early (a card of the last trick put back) or said again
     ends_said: int = 0
+    # trumps, cuts and tricks won said again though never taken back in between (a trick
+    # said again after ``TrickWithdrawn`` is said anew): the same words twice, to the table
+    said_again: int = 0
 
     @property
     def verdict_right(self) -> bool:
@@ -88,7 +91,7 @@ class Comparison:
                 and not self.false_accusations and not self.statements_wrong
                 and self.announcements_matched == self.announcements_expected
                 and not self.astray_wrong and not self.face_down_wrong
-                and self.ends_said <= 1)
+                and self.ends_said <= 1 and not self.said_again)
 
     def lines(self) -> list[str]:
         delay = (f", delay from rest to announcement: median {statistics.median(self.delays):.0f}"
@@ -237,6 +240,7 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     if verdict is not None:
         result.verdict_expected = [line for line in verdict.get("lines", [])
                                    if line.startswith(("Pair", "The game resulted", "Score"))]
+    _count_said_again(said, result)
     over = [s for s in said if isinstance(s.announcement, GameOver)]
     result.ends_said = len(over)
     if len(over) > 1:
@@ -251,6 +255,25 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
         result.if_honest_right = score_result((a, b), MatchRules()) == (
             honest[-1].winner, honest[-1].games)
     return result
+
+
+def _count_said_again(said: list[Said], result: Comparison) -> None:
+    """Count in ``result`` the trumps, cuts and tricks won said again: a cut said as a trick
+    is dropped, and again as it goes on after a card of it was put back, tells the table
+    nothing new. A trick won said again after it was taken back (``TrickWithdrawn``) is not
+    counted."""
+    told: set[tuple] = set()
+    for item in said:
+        fact = item.announcement.to_dict()
+        if fact["kind"] == "trick_withdrawn":
+            told = {f for f in told if f[0] != "trick_won" or f[1] != fact["round"]}
+        if fact["kind"] not in STATEMENTS:
+            continue
+        if _fact(fact) in told:
+            result.said_again += 1
+            result.problems.append(f"said again: {item.announcement.message} (frame "
+                                   f"{item.frame})")
+        told.add(_fact(fact))
 
 
 def _count_face_down(truth: list[dict[str, Any]], said: list[Said],

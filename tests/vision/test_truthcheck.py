@@ -226,3 +226,37 @@ def test_a_deal_s_end_said_more_than_once_is_not_all_right():
     twice = compare_with_truth(log, [early, end], taken)
     assert twice.ends_said == 2 and twice.verdict_right and not twice.all_right
     assert any("said 2 times" in p for p in twice.problems), twice.problems
+
+
+def test_a_cut_or_trick_said_again_without_being_taken_back_counts():
+    from referee import Card, Cut, TrickWon
+    from referee.cards import Suit
+    from referee.events import GameOver, TrickWithdrawn
+    from referee.judge import Outcome
+    from referee.tricks import Play, Trick
+    from vision.announcements import Said
+
+    log = [r for r in truth_log() if r["event"] == "card_rest"]
+    log += [{"event": "announce", "kind": "cut", "round": 1, "seat": 2, "card": "2D",
+             "lead_suit": "H", "message": "Cut! Player 2 trumps the Hearts lead with 2D in "
+                                          "round 1"},
+            {"event": "verdict", "lines": ["Pair B won the given sueca game.",
+                                           "Score: 0 | 26"]}]
+    taken = [landing(n) for n in range(len(PLAYS))]
+    trick = Trick(tuple(Play(Seat(s), Card.parse(c)) for s, c in PLAYS[:4]))
+    cut = Cut(1, Seat(2), Card.parse("2D"), Suit.HEARTS)
+    won = TrickWon(1, Seat(2), 11, (0, 11), trick)
+    end = Said(80, 2.7, GameOver((0, 26), Outcome.from_score((0, 26))))
+    once = compare_with_truth(log, [Said(40, 1.3, cut), end], taken)
+    assert once.said_again == 0 and once.all_right, once.lines()
+    # the cut said as the trick was dropped, and again as it went on (game 3016's 7C)
+    twice = compare_with_truth(log, [Said(40, 1.3, cut), Said(60, 2.0, cut), end], taken)
+    assert twice.said_again == 1 and twice.statements_wrong == 0 and not twice.all_right
+    assert any(p.startswith("said again: Cut!") for p in twice.problems), twice.problems
+    # a trick taken back (a card of it misread) and said anew is not said again
+    withdrawn = TrickWithdrawn(1, Seat(2), Card.parse("2D"), Seat(2), 11, (0, 0), False)
+    anew = compare_with_truth(log, [Said(42, 1.4, won), Said(50, 1.7, withdrawn),
+                                    Said(52, 1.8, won)], taken)
+    assert anew.said_again == 0, anew.problems
+    again = compare_with_truth(log, [Said(42, 1.4, won), Said(52, 1.8, won)], taken)
+    assert again.said_again == 1
