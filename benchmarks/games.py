@@ -186,8 +186,9 @@ def main() -> None:
           f"{tricks[1]}")
     print(f"{sum(r['right'] for r in results)} of {len(results)} games refereed entirely right"
           f" ({sum(r['revoke'] for r in results)} with a revoke); false accusations: "
-          f"{sum(r['false'] for r in results)}; trumps, cuts and tricks said wrongly: "
-          f"{sum(r['wrong'] for r in results)}; {time.monotonic() - started:.0f} s")
+          f"{sum(r['false'] for r in results)}; trumps, cuts, tricks and cards outside the "
+          f"deck said wrongly: {sum(r['wrong'] for r in results)}; "
+          f"{time.monotonic() - started:.0f} s")
     cheats = [sum(r["cheats"][i] for r in results) for i in range(2)]
     print(f"verdicts right: {sum(r['verdict'] for r in results)} of {len(results)} (and "
           f"{sum(r['winner'] for r in results)} more with the winner and the games right, the "

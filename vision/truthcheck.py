@@ -38,7 +38,9 @@ class Comparison:
     announcements_expected: int = 0
     announcements_matched: int = 0
     false_accusations: int = 0
-    statements_wrong: int = 0  # a trump, cut or trick won said that the truth log does not say
+    # a trump, cut or trick won said that the truth log does not say, or a card said to lie
+    # outside the Sueca deck where the truth put none down
+    statements_wrong: int = 0
     accusations_expected: int = 0  # cheating the truth log announces (revokes and the like)
     accusations_made: int = 0  # of those, announced by the referee word for word
     # cards the truth log puts down in nobody's zone first, those the referee asked into
@@ -127,6 +129,8 @@ class Comparison:
 ACCUSATIONS = {"revoke", "dealer_lacks_trump", "card_already_played", "out_of_turn"}
 # what the referee states as fact about the play (the truth log says each that is true)
 STATEMENTS = {"trump", "cut", "trick_won"}
+# the truth log's events that put a card down on the table
+PUT_DOWN = {"card_rest", "card_face_down", "card_astray"}
 
 
 def _fact(announcement: dict[str, Any]) -> tuple:
@@ -213,6 +217,14 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
             later = " (taken back later)" if fact.get("round") in withdrawn \
                 and fact["kind"] == "trick_won" else ""
             result.problems.append(f"said wrongly{later}: {item.announcement.message}")
+    # a card outside the Sueca deck is said so only where the truth put one down
+    put_down = {r.get("card") for r in truth if r.get("event") in PUT_DOWN}
+    for item in said:
+        if item.announcement.kind == "not_a_sueca_card" \
+                and str(item.announcement.card) not in put_down:
+            result.statements_wrong += 1
+            result.problems.insert(0, f"said wrongly (frame {item.frame}): "
+                                      f"{item.announcement.message}")
     for announcement in got:
         if announcement["kind"] in ACCUSATIONS and not any(
                 _says(announcement, r) for r in expected if r["kind"] in ACCUSATIONS):
@@ -244,8 +256,8 @@ def compare_with_truth(truth: list[dict[str, Any]], said: list[Said],
     over = [s for s in said if isinstance(s.announcement, GameOver)]
     result.ends_said = len(over)
     if len(over) > 1:
-        result.problems.append(f"the deal's end was said {len(over)} times (frames "
-                               f"{', '.join(str(s.frame) for s in over)})")
+        result.problems.insert(0, f"the deal's end was said {len(over)} times (frames "
+                                  f"{', '.join(str(s.frame) for s in over)})")
     if over:
         result.verdict_said = over[-1].announcement.message.splitlines()
         result.verdict_kind = over[-1].announcement.kind
@@ -271,8 +283,8 @@ def _count_said_again(said: list[Said], result: Comparison) -> None:
             continue
         if _fact(fact) in told:
             result.said_again += 1
-            result.problems.append(f"said again: {item.announcement.message} (frame "
-                                   f"{item.frame})")
+            result.problems.insert(0, f"said again: {item.announcement.message} (frame "
+                                      f"{item.frame})")
         told.add(_fact(fact))
 
 

@@ -260,3 +260,18 @@ def test_a_cut_or_trick_said_again_without_being_taken_back_counts():
     assert anew.said_again == 0, anew.problems
     again = compare_with_truth(log, [Said(42, 1.4, won), Said(52, 1.8, won)], taken)
     assert again.said_again == 1
+
+
+def test_a_card_said_to_lie_outside_the_deck_where_the_truth_put_none_is_said_wrongly():
+    from referee import Card, NotASuecaCard
+    from vision.announcements import Said
+
+    taken = [landing(n) for n in range(len(PLAYS))]
+    said = [Said(30, 1.0, NotASuecaCard(Seat(2), Card.parse("10D")))]
+    wrong = compare_with_truth(truth_log(), said, taken)
+    assert wrong.statements_wrong == 1 and not wrong.all_right
+    assert any("10D is not a Sueca card" in p for p in wrong.problems), wrong.problems
+    # a ten the truth did put down (a player with the wrong deck) is said rightly
+    log = truth_log() + [{"event": "card_rest", "frame": 30, "round": 1, "seat": 2,
+                          "card": "10D"}]
+    assert compare_with_truth(log, said, taken).statements_wrong == 0
