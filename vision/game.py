@@ -51,6 +51,7 @@ from referee.events import (
     CardPlayed,
     Cheat,
     CardUnclear,
+    Cut,
     GameIncomplete,
     GameOver,
     Outcome,
@@ -227,6 +228,9 @@ class TableReferee:
         # what is held back of a trick taken for swept (``HELD_BACK_S``): when it is due
         # (None: from this frame's time), and what is to be said then
         self._held_back: tuple[float | None, list[Announcement]] | None = None
+        # the cuts said aloud, by deal, round, seat and card: a trick dropped and then going
+        # on (``_resume``) takes its plays again, and each would say its cut again
+        self._cuts_told: set[tuple[int, int, Seat, Card]] = set()
         self._new_deal()
 
     def _new_deal(self) -> None:
@@ -331,8 +335,8 @@ class TableReferee:
         those odds rest (``Tracker.unread_looks``): on two or more, odds that put a card off
         the lead's suit show a failure to follow, should the card never be read."""
         if self._candidates:
-            return [Said(frame, time_s, a) for a in self._with_held_back(self._under_candidates(
-                events, frame, time_s, holding, unread, empty, parts, odds, looks), time_s)]
+            return self._told(frame, time_s, self._with_held_back(self._under_candidates(
+                events, frame, time_s, holding, unread, empty, parts, odds, looks), time_s))
         out: list[Announcement] = []
         # two cards in turn: parts read alike may stand; odds only of one and the same card
         self._note(self._gap_parts, parts or {},
@@ -360,7 +364,7 @@ class TableReferee:
                     # this frame goes to the deal under each card it may be
                     out += self._under_candidates(events[n + 1:], frame, time_s, holding,
                                                   unread, empty, parts, odds, looks)
-                    return [Said(frame, time_s, a) for a in self._with_held_back(out, time_s)]
+                    return self._told(frame, time_s, self._with_held_back(out, time_s))
             elif isinstance(event, CardConfirmed):
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
@@ -389,8 +393,23 @@ class TableReferee:
         if self.phase is Phase.DEAL_OVER and not holding:
             self._next_deal()
             self._began = frame
-        out = self._with_held_back(out, time_s)
-        return [Said(frame, time_s, a) for a in out]
+        return self._told(frame, time_s, self._with_held_back(out, time_s))
+
+    def _told(self, frame: int, time_s: float, said: list[Announcement]) -> list[Said]:
+        """``said``, as said aloud at ``frame``, but for a cut said already: a trick dropped
+        with a cut in it, then going on as a card of it was put back (``_resume``), takes the
+        cut's play again (game 3016 with --lift said the 7C's cut twice). (A deal under a
+        card the trump may be says nothing aloud: what it holds back is said, and so looked
+        at here, by the referee it belongs to.)"""
+        out = []
+        for announcement in said:
+            if isinstance(announcement, Cut) and not self._under_a_candidate:
+                cut = (self.deal, announcement.round, announcement.seat, announcement.card)
+                if cut in self._cuts_told:
+                    continue
+                self._cuts_told.add(cut)
+            out.append(Said(frame, time_s, announcement))
+        return out
 
     def astray(self, cards: Sequence[FoundAstray], frame: int, time_s: float) -> list[Said]:
         """What to say of cards found face up in no seat's zone (``vision.session``). A Sueca
@@ -1095,7 +1114,7 @@ class TableReferee:
 
     def release(self, frame: int, time_s: float) -> list[Said]:
         """What is held back, said now whatever its time: the frames have run out."""
-        return [Said(frame, time_s, a) for a in self._release()]
+        return self._told(frame, time_s, self._release())
 
     def _lifted_back(self, event: CardLanded, holding: dict[Seat, str],
                      empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:
@@ -1176,9 +1195,11 @@ class TableReferee:
         assert self._lifted is not None
         before, plays, since = self._lifted.before, self._lifted.plays, self._lifted.since
         told = self._held_back is None  # (whether the trick was said to be swept)
+        cuts_told = self._cuts_told  # (what was said stays said)
         # (wholly: a field never set since the start is the class's default in both)
         self.__dict__.clear()
         self.__dict__.update(before.__dict__)
+        self._cuts_told = cuts_told
         self._view = (holding, empty)
         card = next(card for s, card in plays if s == seat)
         if seen is not None:

@@ -2151,6 +2151,21 @@ def test_a_card_put_back_unread_beside_a_lead_read_after_it_resumes_the_trick():
     assert referee.tricks_done == 1 and referee.referee.missed == []
 
 
+def test_a_cut_said_as_a_trick_was_dropped_is_not_said_again_as_it_goes_on():
+    """Seat 2's card is never read, so seat 3's trump on the hearts lead waits behind it;
+    seat 4's card is picked up: the trick, taken for swept, is dropped, and seat 3's cut is
+    said as it is. The card back, the trick goes on as it stood, and is swept again: the cut
+    is said once (game 3016 with --lift said "Cut! Player 2 trumps the Hearts lead with 7C"
+    twice)."""
+    steps = [(1, "AH"), (2, None), (3, "2D"), (4, "2H"), (4, "up"), (4, "2H")]
+    _, said = referee_over(_trick_with(steps))
+    kinds = [a.kind for a in said]
+    assert kinds.count("trick_missed") == 2 and "trick_resumed" in kinds, kinds
+    cuts = [a for a in said if a.kind == "cut"]
+    assert [(c.round, c.seat, str(c.card)) for c in cuts] == [(1, Seat(3), "2D")], kinds
+    assert kinds.index("cut") < kinds.index("trick_resumed"), kinds
+
+
 def _last_lead_taken_up(back_after: int | None):
     """Game 11's frames with its last trick's lead picked up, put back ``back_after`` frames
     later (None: never), the table then left empty for ten seconds."""
