@@ -267,7 +267,7 @@ class Referee:
         if event.confidence < self.min_confidence:
             return [CardUnclear(dealer, event.card, event.confidence)]
         if not event.card.is_sueca:
-            return [NotASuecaCard(dealer, event.card)]
+            return [self._outside_the_deck(dealer, event.card, event.confidence)]
         self.trump = event.card
         self._trump_sureness = event.confidence if event.confirmed else 0.0
         self.phase = Phase.PLAYING
@@ -283,7 +283,7 @@ class Referee:
         if event.confidence < self.min_confidence:
             return [CardUnclear(seat, card, event.confidence)]
         if not card.is_sueca:
-            return [NotASuecaCard(seat, card)]
+            return [self._outside_the_deck(seat, card, event.confidence)]
         expected = self.to_play if self.leader is not None else seat
         assert expected is not None
         # the last round's winner may have been misread: another seat's lead is taken as
@@ -330,6 +330,16 @@ class Referee:
         if len(self.plays) == 4:
             said.extend(self._close_trick())
         return said
+
+    def _outside_the_deck(self, seat: Seat, card: Card, confidence: float) -> Announcement:
+        """What to say of ``card``, an 8, 9 or 10, put down by ``seat``: take it back, where
+        it is read surely enough to accuse on. Read less surely, it is most likely another
+        card misread, since a Sueca deck holds none (a card back under a finger was read as
+        the 10D at 0.92 twice, and its player told to take it back: game 3025 at 960x540 with
+        --face-down): it is unclear, and nothing is recorded either way."""
+        if confidence < self.accuse_confidence:
+            return CardUnclear(seat, card, confidence)
+        return NotASuecaCard(seat, card)
 
     def _cheats_proven_by(self, seat: Seat, card: Card) -> list[Cheat]:
         """The cheating this play would prove. A proof that rests on an earlier reading below

@@ -952,13 +952,14 @@ class TableReferee:
                 odds=_odds_of(event), unproven=unproven))
         except RefereeStateError:
             return withdrawn
-        if confidence >= self.referee.min_confidence \
+        if confidence >= self.referee.min_confidence and card.is_sueca \
                 and any(isinstance(a, CardUnclear) for a in said):
             # This play would prove cheating (or is read as a card already played), and it
             # is not proof: one look, however sure, or a reading under accuse_confidence. It
             # waits for a second look (quietly: the camera looks again by itself), and the
             # plays after it wait for it, as for a card not read: its seat played, so they
-            # are not out of turn. Read twice and still unsure, it is asked for again.
+            # are not out of turn. Read twice and still unsure, it is asked for again. (A
+            # card the deck lacks, read unsurely, is only asked for: it is no play.)
             self._unconfirmed[event.seat] = (event, card)
             if not looked_twice:
                 return []

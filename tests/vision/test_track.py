@@ -2166,6 +2166,24 @@ def test_a_cut_said_as_a_trick_was_dropped_is_not_said_again_as_it_goes_on():
     assert kinds.index("cut") < kinds.index("trick_resumed"), kinds
 
 
+@pytest.mark.parametrize("sureness, told_off", [(0.93, False), (0.99, True)])
+def test_a_card_the_deck_lacks_read_unsurely_is_asked_for_not_turned_away(sureness, told_off):
+    """Seat 1's card lies face down under a finger, read as the 10D on two looks, then is
+    turned over: the AH. Read at 0.93, the 10D is most likely another card misread (game
+    3025's lattmann back at 0.92): "card unclear", never "not a Sueca card: take it back";
+    read at 0.99 it is told off. Either way the AH is then played and the trick scored."""
+    script = [{}] * 3 + [{2: ("7D", 0.99, True)}] * 8 + [{}] * 12
+    script += [{1: (None, 0.0, False)}] * 2 + [{1: ("10D", sureness, True)}] * 8
+    script += [{1: (None, 0.0, False)}] * 2
+    script += _laid_in_turn({}, ((1, "AH"), (2, "2D"), (3, "5H"), (4, "2H")))
+    referee, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert ("not_a_sueca_card" in kinds) == told_off, kinds
+    assert ("card_unclear" in kinds) != told_off, kinds
+    assert kinds[-1] == "trick_won" and referee.referee.score == (0, 11), kinds
+    assert [str(p.card) for p in referee.referee.tricks[0].plays] == ["AH", "2D", "5H", "2H"]
+
+
 def _last_lead_taken_up(back_after: int | None):
     """Game 11's frames with its last trick's lead picked up, put back ``back_after`` frames
     later (None: never), the table then left empty for ten seconds."""
