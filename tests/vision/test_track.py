@@ -11,7 +11,7 @@ from referee import Card, Suit
 from referee.config import RulesConfig
 from referee.seats import SEATS, Pair, Seat, TableOrder
 from vision.detections import CardDetections
-from vision.game import DUE_IS_A_CARD, Phase, TableReferee
+from vision.game import DUE_IS_A_CARD, HELD_BACK_S, Phase, TableReferee
 from vision.track import (CardConfirmed, CardLanded, Tracker, TrackerSettings, ZoneCleared,
                           ZoneUnclear)
 
@@ -2104,6 +2104,50 @@ def test_the_last_trick_taken_for_swept_as_a_hand_passed_is_not_said_to_end_the_
     assert "trick_missed" not in kinds, kinds
     assert kinds[-2:] == ["game_over", "match_tally"] and kinds.count("game_over") == 1, kinds
     assert said[-2].message.splitlines() == game.verdict[-2:], said[-2].message
+
+
+# a deal whose tricks go to the same seats whether diamonds or hearts are trumps (no trick
+# holds a diamond or a heart off its lead's suit), with the dealer's trump 7D
+_EITHER_RED = [[(1, "2D"), (2, "3D"), (3, "4D"), (4, "5D")],
+               [(4, "6D"), (1, "QD"), (2, "JD"), (3, "KD")],
+               [(3, "AD"), (4, "2C"), (1, "2S"), (2, "7D")],
+               [(3, "2H"), (4, "3H"), (1, "4H"), (2, "5H")],
+               [(2, "6H"), (3, "QH"), (4, "JH"), (1, "KH")],
+               [(1, "AH"), (2, "7H"), (3, "3C"), (4, "3S")],
+               [(1, "4C"), (2, "5C"), (3, "6C"), (4, "QC")],
+               [(4, "JC"), (1, "KC"), (2, "7C"), (3, "AC")],
+               [(3, "4S"), (4, "5S"), (1, "6S"), (2, "QS")],
+               [(2, "JS"), (3, "KS"), (4, "7S"), (1, "AS")]]
+
+
+def test_the_last_tricks_lead_put_back_under_a_trump_never_settled_ends_the_deal_once():
+    """The dealer's 7D never read surely (diamonds or hearts), and the play never tells
+    which: the deal's last trick, its lead picked up and put back, was taken for swept and the
+    deal's end said under every suit in doubt ("Game over, but round 10 could not be
+    scored"); the card back, the trick went on and the deal ended again, its verdict now
+    said without the doubt (game 3002 at 960x540 with --lift, guyenne-classic's JC in
+    doubt). Its end is held back as without a doubt: said once, the result whichever suit
+    was trumps. Never put back, it is said once too, HELD_BACK_S after the trick went."""
+    from referee.events import GameOver
+
+    script = _trump_in_doubt(play_script(2, "7D", _EITHER_RED), "7D",
+                             {"7D": 0.6, "7H": 0.35, "8D": 0.05}, "7")
+    lead = len(script) - 17 - 4 * 8 + 2  # the tenth trick's lead, lying alone
+    seat, card = _EITHER_RED[-1][0]
+    assert script[lead] == {seat: (card, 0.995, True)}
+    back = script[:lead + 6] + [{}] * 20 + [{seat: (None, 0.0, False)}] * 2 \
+        + [script[lead]] * 6 + script[lead + 6:]
+    _, said = referee_over(back)
+    ends = [a for a in said if isinstance(a, GameOver)]
+    assert len(ends) == 1 and ends[0].kind == "outcome_settled", [a.kind for a in said]
+    assert ends[0].message.splitlines() == [
+        "Pair A won the given sueca game.", "Score: 116 | 4, whether the trump was Diamonds "
+        "or Hearts (it was never read surely)"]
+    table, timed = _said_when(script[:lead + 6] + [{}] * 300)
+    ends = [(a, time_s) for a, time_s in timed if isinstance(a, GameOver)]
+    assert [a.kind for a, _ in ends] == ["game_incomplete"], [a.kind for a, _ in timed]
+    assert abs(ends[0][1] - (lead + 6) / 30 - HELD_BACK_S) < 0.5, ends[0][1]
+    assert not table.due(1000.0)
 
 
 def test_a_card_picked_up_and_put_back_is_looked_at_again():
