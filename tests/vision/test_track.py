@@ -2059,14 +2059,7 @@ def test_the_last_tricks_lead_picked_up_and_put_back_does_not_end_the_deal():
     from vision.studio.clip import game_from_seed
 
     game = game_from_seed(11, revoke=False)
-    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
-    script = play_script(game.order.dealer.number, str(game.trump), tricks)
-    lead = len(script) - 17 - 4 * 8 + 2  # the tenth trick's lead, lying alone
-    seat, card = tricks[-1][0]
-    assert script[lead] == {seat: (card, 0.995, True)}
-    script = script[:lead + 6] + [{}] * 20 + [{seat: (None, 0.0, False)}] * 2 \
-        + [script[lead]] * 6 + script[lead + 6:]
-    table, said = referee_over(script)
+    table, said = referee_over(_last_lead_taken_up(20))
     kinds = [a.kind for a in said]
     assert "out_of_turn" not in kinds and kinds.count("trump") == 1, kinds
     # nor is the deal said to be over before the card is back (the sixtieth session: until
@@ -2132,21 +2125,18 @@ def test_the_last_tricks_lead_put_back_under_a_trump_never_settled_ends_the_deal
 
     script = _trump_in_doubt(play_script(2, "7D", _EITHER_RED), "7D",
                              {"7D": 0.6, "7H": 0.35, "8D": 0.05}, "7")
-    lead = len(script) - 17 - 4 * 8 + 2  # the tenth trick's lead, lying alone
-    seat, card = _EITHER_RED[-1][0]
-    assert script[lead] == {seat: (card, 0.995, True)}
-    back = script[:lead + 6] + [{}] * 20 + [{seat: (None, 0.0, False)}] * 2 \
-        + [script[lead]] * 6 + script[lead + 6:]
-    _, said = referee_over(back)
+    _, said = referee_over(_last_lead_picked_up(script, _EITHER_RED, 20))
     ends = [a for a in said if isinstance(a, GameOver)]
     assert len(ends) == 1 and ends[0].kind == "outcome_settled", [a.kind for a in said]
     assert ends[0].message.splitlines() == [
         "Pair A won the given sueca game.", "Score: 116 | 4, whether the trump was Diamonds "
         "or Hearts (it was never read surely)"]
-    table, timed = _said_when(script[:lead + 6] + [{}] * 300)
+    gone = _last_lead_picked_up(script, _EITHER_RED, None)
+    table, timed = _said_when(gone)
     ends = [(a, time_s) for a, time_s in timed if isinstance(a, GameOver)]
     assert [a.kind for a, _ in ends] == ["game_incomplete"], [a.kind for a, _ in timed]
-    assert abs(ends[0][1] - (lead + 6) / 30 - HELD_BACK_S) < 0.5, ends[0][1]
+    # (the card is gone from the frame 300 frames from the end on)
+    assert abs(ends[0][1] - (len(gone) - 300) / 30 - HELD_BACK_S) < 0.5, ends[0][1]
     assert not table.due(1000.0)
 
 
@@ -2229,15 +2219,23 @@ def test_a_card_the_deck_lacks_read_unsurely_is_asked_for_not_turned_away(surene
 
 
 def _last_lead_taken_up(back_after: int | None):
-    """Game 11's frames with its last trick's lead picked up, put back ``back_after`` frames
-    later (None: never), the table then left empty for ten seconds."""
+    """Game 11's frames with its last trick's lead picked up (``_last_lead_picked_up``)."""
     from vision.studio.clip import game_from_seed
 
     game = game_from_seed(11, revoke=False)
     tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
-    script = play_script(game.order.dealer.number, str(game.trump), tricks)
-    lead = len(script) - 17 - 4 * 8 + 2
-    seat = tricks[-1][0][0]
+    return _last_lead_picked_up(play_script(game.order.dealer.number, str(game.trump), tricks),
+                                tricks, back_after)
+
+
+def _last_lead_picked_up(script: list[dict[int, tuple]], tricks: list[list[tuple[int, str]]],
+                         back_after: int | None) -> list[dict[int, tuple]]:
+    """``script``, ``play_script``'s frames of ``tricks``, with the last trick's lead picked
+    up as it lies alone and put back ``back_after`` frames later (None: never), the table
+    then left empty for ten seconds (300 frames)."""
+    lead = len(script) - 17 - 4 * 8 + 2  # the tenth trick's lead, lying alone
+    seat, card = tricks[-1][0]
+    assert script[lead] == {seat: (card, 0.995, True)}
     if back_after is None:
         return script[:lead + 6] + [{}] * 300
     return script[:lead + 6] + [{}] * back_after + [{seat: (None, 0.0, False)}] * 2 \
