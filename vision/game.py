@@ -695,9 +695,10 @@ class TableReferee:
         Then the trump is announced, with what the deal under it held back, and this referee
         carries on as that deal (``_adopt``). Until then, requests to show a card again are
         said at once, and so is whatever every card in doubt says alike, up to where they
-        first differ or call somebody out of turn (which under every one of them says the
-        trump may be none). At the end of the deal, with the trump still in doubt, the verdict
-        is whatever they all agree on (``_trump_never_settled``)."""
+        first differ, call somebody out of turn (which under every one of them says the
+        trump may be none) or end the deal. At the end of the deal (once no card's deal holds
+        its end back), with the trump still in doubt, the verdict is whatever they all agree
+        on (``_trump_never_settled``)."""
         first = self._candidates[0]
         now = [a for a in first.held if isinstance(a, _ASKED_AT_ONCE)]
         for candidate in self._candidates:
@@ -1121,8 +1122,8 @@ class TableReferee:
         """Whether something held back is due to be said at ``time_s`` though nothing else
         happens (here, or in the deal under a card the trump may be): the session then calls
         ``on_events`` without events."""
-        return any(table._held_back is not None and (table._held_back[0] or 0.0) <= time_s
-                   for table in [self] + [c.table for c in self._candidates])
+        return (self._held_back is not None and (self._held_back[0] or 0.0) <= time_s) \
+            or any(c.table.due(time_s) for c in self._candidates)
 
     def release(self, frame: int, time_s: float) -> list[Said]:
         """What is held back, said now whatever its time: the frames have run out. (Under a
