@@ -28,7 +28,8 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class RefereeSettings:
     """``min_confidence``: readings below it are asked for again, never acted on.
-    ``accuse_confidence``: readings that would prove cheating must reach this.
+    ``accuse_confidence``: readings that would prove cheating, or tell a player their card
+    is not a Sueca card, must reach this.
     ``follow_suit``: at most how many times likelier a camera's referee makes a card read
     unsurely for being of the suit its seat is led to (players follow suit when they can);
     1 weighs nothing."""
