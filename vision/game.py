@@ -796,9 +796,11 @@ class TableReferee:
     def _adopt(self, table: TableReferee) -> None:
         """Carry on as ``table`` (the deal under the card settled as the trump); what this
         referee holds back to say is its own and, after it, that deal's (``_held_back``),
-        due when the later of the two is."""
-        held, theirs = self._held_back, table._held_back
+        due when the later of the two is. The cuts said are this referee's: it said them
+        aloud, the deal under the card only held them (``_told``)."""
+        held, theirs, cuts_told = self._held_back, table._held_back, self._cuts_told
         self.__dict__.update(table.__dict__)
+        self._cuts_told = cuts_told
         if held is not None and theirs is not None:
             due = None if held[0] is None or theirs[0] is None else max(held[0], theirs[0])
             self._held_back = (due, held[1] + theirs[1])
