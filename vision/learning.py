@@ -19,7 +19,7 @@ replaced. The learnt deck can be saved (``--save-deck``) and shown in a later se
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -86,11 +86,15 @@ class DeckLearner:
         self._trick_began = -1  # the frame the trick in progress began after
 
     def look(self, image: np.ndarray, frame: int, detections: CardDetections,
-             unread: Iterable[Seat], events: Iterable[object]) -> None:
+             unread: Iterable[Seat], events: Iterable[object],
+             read: Collection[Seat]) -> None:
         """One frame: the crops of the cards that came to rest on it (``events``), and of the
-        cards still lying unread in their zones (``unread``), as ``detections`` (read on
-        this frame, or kept from the last one read) outline them. Once a deck is learnt
-        nothing more is kept (it is learnt once)."""
+        cards lying in the zones read afresh on it (``read``; ``unread``: those whose card is
+        not read), as ``detections`` outline them. The other zones' detections were kept from
+        an earlier frame, and their card may have gone since: game 3205's queen of diamonds,
+        never read, was cut out along its old outline as the trick was swept (its zone not
+        read on that frame), and the bare table was kept as its last look. Once a deck is
+        learnt nothing more is kept (it is learnt once)."""
         if self.deck is not None:
             return
         landed = set()
@@ -103,7 +107,7 @@ class DeckLearner:
         unread = set(unread)
         for i in range(len(detections)):
             seat, card = detections.seats[i], detections.cards[i]
-            if seat is None or seat in landed or not detections.whole[i]:
+            if seat not in read or seat in landed or not detections.whole[i]:
                 continue  # (a card that came to rest on this frame is kept once)
             if seat in unread:
                 self._unread[seat] = (frame, self._crop(image, detections.quads[i]))

@@ -251,7 +251,8 @@ def run_session(frames: Iterable[Frame], detector, classifier,  # noqa: ANN001
         events = tracker.update(detections, frame.index, plan.seats, fresh=plan.read,
                                 empty=empty)
         if learner is not None and (events or plan.action is Action.READ):
-            learner.look(frame.image, frame.index, detections, tracker.unread(), events)
+            learner.look(frame.image, frame.index, detections, tracker.unread(), events,
+                         plan.read)
         said_now = []
         # the suits and ranks read of cards that cannot be read (the trump's among them) count
         # even on frames without events, so the referee hears of them when they change

@@ -47,14 +47,17 @@ def _one(seat: int, card: str) -> CardDetections:
 
 def deal(learner: DeckLearner, sure: float = 0.95, gap: tuple[int, int] | None = None,
          deduce: bool = True, astray: tuple[str, str] | None = None,
-         hear=None, gap_seen: np.ndarray | None = None) -> list[Said]:  # noqa: ANN001
+         hear=None, gap_seen: np.ndarray | None = None,
+         gap_then: np.ndarray | None = None) -> list[Said]:  # noqa: ANN001
     """Play ``DEAL`` to ``learner``: each card lands (court cards and aces read ``sure``, the
-    others 0.999) and is looked at once more; each trick is won. ``gap``: (round, seat) whose
-    card is never read; its trick is swept unread (and, with ``deduce``, its card worked out
-    at the end of the deal). ``astray``: (card, other): that card's second look shows the
-    other card's picture (an outline cut across two cards, say). ``hear``: what the referee's
-    announcements are given to (default: the learner's ``heard``). ``gap_seen``: what the
-    last look at the card never read showed (default: its picture)."""
+    others 0.999) and is looked at once more, its zone read each time; each trick is won.
+    ``gap``: (round, seat) whose card is never read; its trick is swept unread (and, with
+    ``deduce``, its card worked out at the end of the deal). ``astray``: (card, other): that
+    card's second look shows the other card's picture (an outline cut across two cards, say).
+    ``hear``: what the referee's announcements are given to (default: the learner's
+    ``heard``). ``gap_seen``: what the last look at the card never read showed (default: its
+    picture). ``gap_then``: a picture after that look, on a frame that reads other zones
+    only (the card never read still outlined as it was last read)."""
     hear = hear or learner.heard
     said: list[Said] = []
     frame = 0
@@ -67,13 +70,15 @@ def deal(learner: DeckLearner, sure: float = 0.95, gap: tuple[int, int] | None =
                                        np.ones(1, bool), [Seat(seat)], [None],
                                        np.zeros(1, np.float32))
                 learner.look(picture(card) if gap_seen is None else gap_seen, frame, empty,
-                             {Seat(seat)}, [])
+                             {Seat(seat)}, [], {Seat(seat)})
+                if gap_then is not None:
+                    learner.look(gap_then, frame + 1, empty, {Seat(seat)}, [], set())
                 continue
             read = sure if card[0] in "JQKA" else 0.999
             learner.look(picture(card), frame, _one(seat, card), set(),
-                         [CardLanded(Seat(seat), card, read, frame, QUAD)])
+                         [CardLanded(Seat(seat), card, read, frame, QUAD)], {Seat(seat)})
             second = astray[1] if astray and astray[0] == card else card
-            learner.look(picture(second), frame + 1, _one(seat, card), set(), [])
+            learner.look(picture(second), frame + 1, _one(seat, card), set(), [], {Seat(seat)})
             plays.append(Play(Seat(seat), Card.parse(card)))
         frame += 10
         if gap is not None and gap[0] == number:
@@ -108,6 +113,17 @@ def test_a_deal_whose_every_card_is_known_teaches_its_court_cards_and_unsure_ace
 def test_a_card_never_read_but_worked_out_from_the_deck_is_learnt_from_its_last_look():
     learner = DeckLearner(Reader())
     said = deal(learner, gap=QS)
+    assert [s.announcement.kind for s in said].count("deck_learned") == 1
+    assert np.array_equal(learner.deck.crops[learner.deck.cards.index("QS")], picture("QS"))
+
+
+def test_a_card_never_read_is_learnt_from_its_last_look_on_a_frame_that_read_its_zone():
+    """A zone not read on a frame keeps its last outline, but its card may have gone since (the
+    trick being swept, as in game 3205): that frame's picture along the old outline is no look
+    at the card, and the deal still teaches its deck."""
+    learner = DeckLearner(TableReader())
+    bare = np.full((SIZE[1], SIZE[0], 3), 8, np.uint8)  # the bare table
+    said = deal(learner, gap=QS, gap_then=bare)
     assert [s.announcement.kind for s in said].count("deck_learned") == 1
     assert np.array_equal(learner.deck.crops[learner.deck.cards.index("QS")], picture("QS"))
 
