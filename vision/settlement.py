@@ -103,19 +103,14 @@ class Settlement:
         doubt = next((a for a in said if isinstance(a, RevokeInDoubt)), None)
         if doubt is not None and not doubt.missed:
             return self._revoke_by_the_deck(said) or said
-        if not any(isinstance(a, GameIncomplete) for a in said) or not dropped_all \
-                or None in dropped_all \
-                or len(dropped_all) != len(self.referee.missed) \
-                or self.referee.trump_suit is None:
+        if any(isinstance(a, GameOver) and not isinstance(a, GameIncomplete)
+               and a.cheat is not None for a in said):
+            return self._named_after_the_verdict(said, dropped_all)
+        if not any(isinstance(a, GameIncomplete) for a in said):
             return said
-        # in the order of their rounds, as the deal is scored again: the cards that fill the
-        # gaps are taken in that order (a trick withdrawn later is dropped after the others)
-        dropped = sorted((d for d in dropped_all if d is not None), key=lambda d: d.round)
-        known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
-            card for d in dropped for _, card in d.orders[0] if card is not None]
-        missing = sorted(set(SUECA_DECK) - set(known), key=str)
-        gaps = sum(card is None for d in dropped for _, card in d.orders[0])
-        if len(known) != len(set(known)) or len(missing) != gaps:
+        dropped = self._dropped_in_order(dropped_all)
+        missing = None if dropped is None else self._missing(dropped)
+        if dropped is None or missing is None:
             return said
         rest = [a for a in said if not isinstance(a, GameIncomplete)]
         tries, budget = [], [20 * MOST_WAYS]
@@ -163,6 +158,75 @@ class Settlement:
         # trick scored once its card is known during the deal: ``Referee.restore_trick``)
         won = [replace(a, score=over.score) for a in again[2] if isinstance(a, TrickWon)]
         return rest + _deduced(dropped, orders, cards, self.referee.trump_suit, won) + [over]
+
+    def _dropped_in_order(self, dropped_all: list[Dropped | None]) -> list[Dropped] | None:
+        """The deal's dropped tricks in the order of their rounds, as the deal is scored
+        again (the cards that fill the gaps are taken in that order; a trick withdrawn later
+        is dropped after the others); None where one of the rounds missed was not kept, or
+        the trump is not known."""
+        if not dropped_all or None in dropped_all \
+                or len(dropped_all) != len(self.referee.missed) \
+                or self.referee.trump_suit is None:
+            return None
+        return sorted((d for d in dropped_all if d is not None), key=lambda d: d.round)
+
+    def _missing(self, dropped: list[Dropped]) -> list[Card] | None:
+        """The cards of the deck not seen in the deal, which the gaps of ``dropped`` can only
+        be; None where a card was seen twice, or they are not as many as the gaps."""
+        known = [p.card for trick in self.referee.tricks for p in trick.plays] + [
+            card for d in dropped for _, card in d.orders[0] if card is not None]
+        missing = sorted(set(SUECA_DECK) - set(known), key=str)
+        gaps = sum(card is None for d in dropped for _, card in d.orders[0])
+        if len(known) != len(set(known)) or len(missing) != gaps:
+            return None
+        return missing
+
+    def _named_after_the_verdict(self, said: list[Announcement],
+                                 dropped_all: list[Dropped | None]) -> list[Announcement]:
+        """A deal that a proven cheat decided (its ``GameOver`` in ``said``) with tricks
+        dropped: where the cards never read can be put back one way only, whatever the order
+        of their tricks' plays (each card of its suit or rank, if read, and none twice), each
+        is named (``CardDeduced``) before the verdict; where each such trick's order is
+        known, with the cuts they make and who won it (the score said with it is the tricks'
+        tally at the deal's end, as the tricks after the cheat were said). The verdict
+        stands as it is: the cheat decided the score. Naming them tells the deal's every card, so a
+        deck is learnt in play from it (``vision.learning``: game 3208's jack of clubs, the
+        one card never read, left unnamed under a revoke proven in round 6)."""
+        dropped = self._dropped_in_order(dropped_all)
+        if dropped is None:
+            return said
+        missing = self._missing(dropped)
+        if missing is None:
+            return said
+        places = set()  # each way, as {(round, seat): card}
+        ways: list[tuple[tuple, tuple[Card, ...]]] = []
+        budget = [20 * MOST_WAYS]
+        try:
+            for orders in itertools.product(*(d.orders for d in dropped)):
+                slots = [(d.round, seat) for d, order in zip(dropped, orders)
+                         for seat, c in order if c is None]
+                fits = [[c for c in missing if d.fits(seat, c)]
+                        for d, order in zip(dropped, orders) for seat, c in order if c is None]
+                for cards in itertools.islice(distinct(fits, budget), 2):
+                    places.add(frozenset(zip(slots, cards)))
+                    ways.append((orders, cards))
+                if len(places) > 1:
+                    return said
+        except TooMany:
+            return said
+        if len(places) != 1:
+            return said
+        orders, cards = ways[0]
+        if len({orders for orders, _ in ways}) > 1:  # who led is in doubt: only the cards
+            named = [a for a in _deduced(dropped, orders, cards, self.referee.trump_suit)
+                     if isinstance(a, CardDeduced)]
+        else:  # and the cuts they make, and who won their tricks, with the tricks' tally
+            again = self._replay(dict(zip((d.round for d in dropped), orders)), cards)
+            tricks = [] if again is None else [a for a in again[2] if isinstance(a, TrickWon)]
+            won = [replace(a, score=tricks[-1].score) for a in tricks]
+            named = _deduced(dropped, orders, cards, self.referee.trump_suit, won)
+        at = next(i for i, a in enumerate(said) if isinstance(a, GameOver))
+        return said[:at] + named + said[at:]
 
     def _likely(self, dropped: list[Dropped], missing: list[Card],
                 said: list[Announcement]) -> list[Announcement] | None:
