@@ -369,6 +369,7 @@ class TableReferee:
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
+                self._read_anew_where_it_lies(event, events[n + 1:], holding, empty)
                 if self._in_open_trick(event.seat, event.card) and not (
                         self._taken_as_put_back(event.seat) and any(
                             isinstance(e, CardLanded) and e.seat == event.seat
@@ -855,6 +856,27 @@ class TableReferee:
             seen.add(card)
             return True
         return False
+
+    def _read_anew_where_it_lies(self, cleared: ZoneCleared, later: Sequence[TrackEvent],
+                                 holding: Mapping[Seat, str], empty: frozenset[Seat]) -> None:
+        """Where the tracker lets go of a card played in the trick in progress only because it
+        reads another card in that zone on the same frame (``cleared``, and that seat's
+        landing among the frame's ``later`` events), while the trick's other cards still lie
+        in their zones (held, and the zones not looking empty): no sweep took the trick. It
+        is the card played read another way (game 3016's JC, read as the JS as a lamp dimmed,
+        was taken for the next trick's lead, and every round after it was numbered one too
+        many), or another card its player put down in its place; either way the card played
+        stands, as a card put back read another way does (``_put_back_as``)."""
+        seat = cleared.seat
+        if not any(isinstance(e, CardLanded) and e.seat == seat for e in later):
+            return
+        plays = [(s, str(c)) for s, c in self._open_plays()]
+        if (seat, cleared.card) not in plays or not all(
+                s not in empty and (holding.get(s) == card
+                                    or holding.get(s) in self._put_back.get((s, card), ()))
+                for s, card in plays if s != seat):
+            return
+        self._put_back.setdefault((seat, cleared.card), set())
 
     def _taken_as_put_back(self, seat: Seat) -> bool:
         """Whether the card in ``seat``'s zone is taken for the seat's play in the open trick,

@@ -591,6 +591,38 @@ def test_one_card_never_read_is_the_one_card_not_seen_and_the_deal_gets_its_verd
     assert said[-1].kind == "match_tally" and said[-1].tally == (1, 0)  # it counts
 
 
+def test_a_card_played_read_as_another_where_it_lies_stands_and_its_trick_goes_on():
+    # game1 with round 3's lead, once the second card of the trick lies beside it and a hand
+    # has passed over the last player's zone, read surely as another card where it lies
+    # (game 3016's JC, read as the JS as a lamp dimmed): the tracker lets go of it and lands
+    # the other on one frame. No card left the table, so no trick was swept: the card played
+    # stands, and every round keeps its number (before, with other zones stirred while the
+    # trick was played, that was taken for the trick swept and the next lead laid where the
+    # last lay: the trick was dropped and the misread card led a round 4 of its own, every
+    # round after it numbered one too many)
+    game = _bundled_game("game1")
+    tricks = [[(p.seat.number, str(p.card)) for p in t.plays] for t in game.tricks]
+    script = play_script(2, str(game.trump), tricks)
+    (lead_seat, lead), (second_seat, second) = tricks[2][:2]
+    misread = tricks[6][1][1]  # a card played later, by another seat
+    start = next(n for n, cards in enumerate(script)
+                 if cards.get(second_seat, (None,))[0] == second) + 2
+    last_seat = tricks[2][3][0]
+    script[start - 2:start] = [{**cards, last_seat: (None, 0.0, False)}
+                               for cards in script[start - 2:start]]
+    for n in range(start, len(script)):
+        if script[n].get(lead_seat, (None,))[0] != lead:
+            break
+        script[n] = {**script[n], lead_seat: (misread, 0.995, True)}
+    _, said = referee_over(script)
+    kinds = [a.kind for a in said]
+    assert "trick_missed" not in kinds and "out_of_turn" not in kinds, kinds
+    won = [a for a in said if a.kind == "trick_won"]
+    assert [a.round for a in won] == list(range(1, 11)), kinds
+    assert (lead_seat, lead) in [(p.seat.number, str(p.card)) for p in won[2].trick.plays]
+    assert said[-2].message.splitlines() == ["Pair A won the given sueca game.", "Score: 76 | 44"]
+
+
 @pytest.mark.parametrize("card", ["JC", "KD"])
 def test_a_card_never_read_in_a_deal_a_revoke_decided_is_named_before_the_verdict(card):
     # game1c: seat 2's revoke in round 3, proven in round 4, decides the deal 120 | 0 however
