@@ -166,13 +166,25 @@ class CardClassifier:
         ace of clubs like a plain ace of spades kept, whose own ace is not), and on two looks
         alike the deck would be as sure both times: one classifier's fine-tune read bellot's
         ace of clubs 0.76-0.84 as itself, the deck made it the ace of spades at 0.999, and
-        four false accusations followed in one game."""
+        four false accusations followed in one game.
+
+        A deck learnt in play (``Deck.learnt``) makes no reading surer than ``at_most`` at all,
+        though it be the classifier's own likeliest: its crops are the camera's, cut out in
+        play, and a card never read among them only as it last lay still. Look-alike court
+        cards it tells apart by their suit signs on those crops (kde-jolly-royal's one
+        picture on all four jacks): game 3202, read with the deck learnt from game 3208,
+        took seat 1's JC, read likeliest as the JS, as the JS at 0.98 or more on two looks,
+        and the true JS played in round 10 was called a card played twice."""
         if self.deck is None:
             return
         alone = probs.copy()
         self.deck.weigh(crops, probs)
-        turned = (probs.argmax(axis=1) != alone.argmax(axis=1)) & (probs.max(axis=1) > at_most)
-        _held_to(probs, alone, np.flatnonzero(turned), at_most)
+        best = probs.argmax(axis=1)
+        raised = probs.max(axis=1) > at_most
+        held = raised & (best != alone.argmax(axis=1))
+        if self.deck.learnt:
+            held |= raised & (alone[np.arange(len(best)), best] < at_most)
+        _held_to(probs, alone, np.flatnonzero(held), at_most)
 
     def _weigh_by_readers(self, frame: np.ndarray, quads: np.ndarray, probs: np.ndarray,
                           at_most: float) -> tuple[np.ndarray, np.ndarray] | None:

@@ -440,6 +440,8 @@ class _TurningDeck:
     """A deck that makes every crop the card ``to``, as sure as ``sure`` (as a kept card a
     crop looks much like would)."""
 
+    learnt = False  # shown, not learnt in play
+
     def __init__(self, to: str, sure: float) -> None:
         self.to, self.sure = to, sure
 
@@ -472,3 +474,13 @@ def test_a_card_the_deck_turns_into_another_is_a_play_but_never_proof(models, mo
     networks_read(monkeypatch, classifier, lambda c: _reading(AS=0.8, AC=0.19))
     names, confidence = classifier.classify(crops, at_most=0.97)
     assert names == ["AS"] and confidence[0] > 0.998
+    # but not where the deck was learnt in play (game 3202's JC, read likeliest as the JS
+    # and made the JS at 0.98 or more by a deck learnt from the camera's own crops): a play,
+    # never proof
+    monkeypatch.setattr(classifier.deck, "learnt", True)
+    names, confidence = classifier.classify(crops, at_most=0.97)
+    assert names == ["AS"] and 0.9 <= confidence[0] <= 0.97 + 1e-6
+    # a reading the classifier alone was that sure of stays as sure
+    networks_read(monkeypatch, classifier, lambda c: _reading(AS=0.99, AC=0.005))
+    names, confidence = classifier.classify(crops, at_most=0.97)
+    assert names == ["AS"] and confidence[0] > 0.99
