@@ -369,7 +369,7 @@ class TableReferee:
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
-                self._read_anew_where_it_lies(event, events[n + 1:], holding, empty)
+                self._stand_by_a_card_read_anew(event, events[n + 1:], holding, empty)
                 if self._in_open_trick(event.seat, event.card) and not (
                         self._taken_as_put_back(event.seat) and any(
                             isinstance(e, CardLanded) and e.seat == event.seat
@@ -857,7 +857,7 @@ class TableReferee:
             return True
         return False
 
-    def _read_anew_where_it_lies(self, cleared: ZoneCleared, later: Sequence[TrackEvent],
+    def _stand_by_a_card_read_anew(self, cleared: ZoneCleared, later: Sequence[TrackEvent],
                                  holding: Mapping[Seat, str], empty: frozenset[Seat]) -> None:
         """Where the tracker lets go of a card played in the trick in progress only because it
         reads another card in that zone on the same frame (``cleared``, and that seat's

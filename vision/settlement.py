@@ -116,8 +116,7 @@ class Settlement:
         tries, budget = [], [20 * MOST_WAYS]
         try:
             for orders in itertools.product(*(d.orders for d in dropped)):
-                fits = [[c for c in missing if d.fits(seat, c)]
-                        for d, order in zip(dropped, orders) for seat, c in order if c is None]
+                fits = _gap_fits(dropped, orders, missing)
                 tries += [(cards, orders) for cards in itertools.islice(
                     distinct(fits, budget), MOST_WAYS + 1 - len(tries))]
                 if len(tries) > MOST_WAYS:
@@ -189,9 +188,9 @@ class Settlement:
         is named (``CardDeduced``) before the verdict; where each such trick's order is
         known, with the cuts they make and who won it (the score said with it is the tricks'
         tally at the deal's end, as the tricks after the cheat were said). The verdict
-        stands as it is: the cheat decided the score. Naming them tells the deal's every card, so a
-        deck is learnt in play from it (``vision.learning``: game 3208's jack of clubs, the
-        one card never read, left unnamed under a revoke proven in round 6)."""
+        stands as it is: the cheat decided the score. Naming them tells the deal's every
+        card, so a deck is learnt in play from it (``vision.learning``: game 3208's jack of
+        clubs, the one card never read, left unnamed under a revoke proven in round 6)."""
         dropped = self._dropped_in_order(dropped_all)
         if dropped is None:
             return said
@@ -205,8 +204,7 @@ class Settlement:
             for orders in itertools.product(*(d.orders for d in dropped)):
                 slots = [(d.round, seat) for d, order in zip(dropped, orders)
                          for seat, c in order if c is None]
-                fits = [[c for c in missing if d.fits(seat, c)]
-                        for d, order in zip(dropped, orders) for seat, c in order if c is None]
+                fits = _gap_fits(dropped, orders, missing)
                 for cards in itertools.islice(distinct(fits, budget), 2):
                     places.add(frozenset(zip(slots, cards)))
                     ways.append((orders, cards))
@@ -453,6 +451,13 @@ class Settlement:
         kept = dict(zip(scored, self.referee.tricks))
         return [dropped[n] if n in dropped else tuple((p.seat, p.card) for p in kept[n].plays)
                 for n in range(1, ROUNDS + 1)]
+
+
+def _gap_fits(dropped: list[Dropped], orders: tuple, missing: list[Card]) -> list[list[Card]]:
+    """For each gap of ``dropped`` played in ``orders`` (a card never read), in turn, the cards
+    of ``missing`` that may fill it (``Dropped.fits``)."""
+    return [[c for c in missing if d.fits(seat, c)]
+            for d, order in zip(dropped, orders) for seat, c in order if c is None]
 
 
 def _deduced(dropped: list[Dropped], orders: tuple, cards: tuple[Card, ...],
