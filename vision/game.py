@@ -858,7 +858,7 @@ class TableReferee:
         return False
 
     def _stand_by_a_card_read_anew(self, cleared: ZoneCleared, later: Sequence[TrackEvent],
-                                 holding: Mapping[Seat, str], empty: frozenset[Seat]) -> None:
+                                   holding: Mapping[Seat, str], empty: frozenset[Seat]) -> None:
         """Where the tracker lets go of a card played in the trick in progress only because it
         reads another card in that zone on the same frame (``cleared``, and that seat's
         landing among the frame's ``later`` events), while the trick's other cards still lie
