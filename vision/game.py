@@ -369,11 +369,13 @@ class TableReferee:
                 out += self._confirmed(event)
             elif isinstance(event, ZoneCleared):
                 self._cleared(event)
-                self._stand_by_a_card_read_anew(event, events[n + 1:], holding, empty)
+                # (another card landing there on this frame: the tracker read it anew)
+                landing = any(isinstance(e, CardLanded) and e.seat == event.seat
+                              for e in events[n + 1:])
+                if landing:
+                    self._stand_by_a_card_read_anew(event, holding, empty)
                 if self._in_open_trick(event.seat, event.card) and not (
-                        self._taken_as_put_back(event.seat) and any(
-                            isinstance(e, CardLanded) and e.seat == event.seat
-                            for e in events[n + 1:])):
+                        self._taken_as_put_back(event.seat) and landing):
                     # its cards are being swept before all were read (not a card put back
                     # read again another way where it lies)
                     out += self._keeping_lifted(self._abandon)
@@ -857,26 +859,28 @@ class TableReferee:
             return True
         return False
 
-    def _stand_by_a_card_read_anew(self, cleared: ZoneCleared, later: Sequence[TrackEvent],
-                                   holding: Mapping[Seat, str], empty: frozenset[Seat]) -> None:
+    def _stand_by_a_card_read_anew(self, cleared: ZoneCleared, holding: Mapping[Seat, str],
+                                   empty: frozenset[Seat]) -> None:
         """Where the tracker lets go of a card played in the trick in progress only because it
-        reads another card in that zone on the same frame (``cleared``, and that seat's
-        landing among the frame's ``later`` events), while the trick's other cards still lie
-        in their zones (held, and the zones not looking empty): no sweep took the trick. It
-        is the card played read another way (game 3016's JC, read as the JS as a lamp dimmed,
-        was taken for the next trick's lead, and every round after it was numbered one too
-        many), or another card its player put down in its place; either way the card played
-        stands, as a card put back read another way does (``_put_back_as``)."""
+        reads another card in that zone on the same frame (``cleared``, that seat's landing
+        following it), while the trick's other cards still lie in their zones (held, and the
+        zones not looking empty): no sweep took the trick. It is the card played read another
+        way (game 3016's JC, read as the JS as a lamp dimmed, was taken for the next trick's
+        lead, and every round after it was numbered one too many), or another card its player
+        put down in its place; either way the card played stands, as a card put back read
+        another way does (``_put_back_as``)."""
         seat = cleared.seat
-        if not any(isinstance(e, CardLanded) and e.seat == seat for e in later):
+        if not self._in_open_trick(seat, cleared.card) or not all(
+                s not in empty and self._reads_as_played(s, str(c), holding.get(s))
+                for s, c in self._open_plays() if s != seat):
             return
-        plays = [(s, str(c)) for s, c in self._open_plays()]
-        if (seat, cleared.card) not in plays or not all(
-                s not in empty and (holding.get(s) == card
-                                    or holding.get(s) in self._put_back.get((s, card), ()))
-                for s, card in plays if s != seat):
-            return
-        self._put_back.setdefault((seat, cleared.card), set())
+        played = next(str(c) for s, c in self._open_plays() if s == seat)
+        self._put_back.setdefault((seat, played), set())
+
+    def _reads_as_played(self, seat: Seat, played: str, seen: str | None) -> bool:
+        """Whether ``seen``, read of the card in ``seat``'s zone, is ``played``, the seat's
+        play: read so, or as that card was read once put back (``_put_back``)."""
+        return seen == played or seen in self._put_back.get((seat, played), ())
 
     def _taken_as_put_back(self, seat: Seat) -> bool:
         """Whether the card in ``seat``'s zone is taken for the seat's play in the open trick,
@@ -1229,8 +1233,7 @@ class TableReferee:
         lying.update((landed.seat, landed.card) for landed in lifted.since)
         # (a card put back before is held as it was read then: game 2554's 7C, back as the
         # 7D, while the 5C beside it was picked up in turn)
-        return all(holding.get(s) == card or holding.get(s) in self._put_back.get((s, card), ())
-                   for s, card in lying.items())
+        return all(self._reads_as_played(s, card, holding.get(s)) for s, card in lying.items())
 
     def _resume(self, seat: Seat, seen: str | None, holding: dict[Seat, str],
                 empty: frozenset[Seat], unread: frozenset[Seat]) -> list[Announcement]:
@@ -1259,7 +1262,7 @@ class TableReferee:
         taken off the table mid-trick when the trick is being swept)."""
         if self.phase is not Phase.PLAYING:
             return False
-        return any(s == seat and (str(c) == card or card in self._put_back.get((s, str(c)), ()))
+        return any(s == seat and self._reads_as_played(s, str(c), card)
                    for s, c in self._open_plays())
 
     def _open_plays(self) -> list[tuple[Seat, Card]]:
